@@ -1,0 +1,45 @@
+"""Prove that every notebook goes through nbdev's own docs processing, as `nbdev_docs` would run it, without Quarto.
+
+nbdev_docs = (install Quarto) + build the module index + sidebar + `proc_nbs` (nbdev's processors, which insert
+and execute a `show_doc` cell for every exported symbol) + `quarto render`. Quarto cannot be installed on our CI
+machines, so this script runs every step but the last, then renders `show_doc` for every name in each module's
+`__all__` and checks that the processed notebooks document them. Run from the repo root: python scripts/check_docs.py
+"""
+import importlib, json, pkgutil, sys
+from pathlib import Path
+import nbdev.doclinks
+from nbdev.config import get_config
+from nbdev.quarto import nbdev_sidebar, refresh_quarto_yml
+from nbdev.serve import proc_nbs
+from nbdev.showdoc import show_doc
+
+cfg = get_config()
+refresh_quarto_yml()
+nbdev.doclinks._build_modidx()
+nbdev_sidebar.__wrapped__(path=cfg.nbs_path)
+cache = proc_nbs(force=True, n_workers=0)          # raises on any processor or show_doc error
+
+lib = importlib.import_module(cfg.lib_name)
+n_ok, failed = 0, []
+for m in pkgutil.walk_packages(lib.__path__, cfg.lib_name + '.'):
+    if m.name.endswith('_modidx'): continue
+    mod = importlib.import_module(m.name)
+    for name in getattr(mod, '__all__', []):
+        obj = getattr(mod, name)
+        if not callable(obj): continue                  # constants get no show_doc from nbdev either
+        try:
+            assert name in show_doc(obj)._repr_markdown_(), f"{name} missing from its show_doc"
+            n_ok += 1
+        except Exception as e: failed.append(f"{m.name}.{name}: {e!r}")
+
+for src in sorted(Path(cfg.nbs_path).glob('*.ipynb')):   # each processed notebook, and its rendered show_doc cells
+    out = Path(cache)/src.name
+    if not out.exists(): failed.append(f"{src.name}: not processed"); continue
+    has_export = '#| export' in src.read_text()
+    docs = [c for c in json.loads(out.read_text())['cells'] if 'show_doc(' in ''.join(c['source'])]
+    if has_export and not any(o.get('data', {}).get('text/markdown') for c in docs for o in c.get('outputs', [])):
+        failed.append(f"{src.name}: exports symbols but no show_doc output was rendered")
+    else: n_ok += 1
+for f in failed: print('FAIL', f)
+print(f"docs: {n_ok} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
