@@ -12,8 +12,8 @@ import triton.language as tl
 from ..reference import check_qkv
 
 # %% auto #0
-__all__ = ['INTERPRET', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention', 'compressed_attention_triton',
-           'sliding_attention_triton']
+__all__ = ['INTERPRET', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention',
+           'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -38,7 +38,7 @@ def _rows(i_m, T, G: tl.constexpr, BM: tl.constexpr):
 @triton.jit
 def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                       BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr):
+                       BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)                                          # [BM]
@@ -58,13 +58,13 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
         pos = o_s * ps + po
         m_s = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :]
         if WINDOW: m_s = m_s & (pos[None, :] > r_t[:, None] - w)
-        b_s = tl.where(m_s, tl.dot(b_q, b_k) * qk_scale, float('-inf'))          # [BM, BN], log2 units
+        b_s = tl.where(m_s, tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))          # [BM, BN], log2 units
         m_new = tl.maximum(b_m, tl.max(b_s, 1))
         m_safe = tl.where(m_new == float('-inf'), 0., m_new)                      # rows with no key yet
         b_p = tl.exp2(b_s - m_safe[:, None])
         alpha = tl.exp2(b_m - m_safe)
         b_l = b_l * alpha + tl.sum(b_p, 1)
-        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v)
+        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
         b_m = m_new
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
@@ -82,6 +82,10 @@ def _tiles(G:int, K:int, V:int):
     BM = max(BM, triton.next_power_of_2(G))
     return BM, 64, BK, BV, 4 if BM <= 64 else 8, 2
 
+def dot_precision(dtype) -> str:
+    "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."
+    return 'ieee' if dtype == torch.float32 else 'tf32'
+
 def _params(k_pos, w):
     "Scalar args (ps, po, w) and the WINDOW flag from a key-position map (stride, offset) and a window (None: unbounded)."
     return (k_pos[0], k_pos[1], w if w is not None else 0), w is not None
@@ -97,14 +101,14 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
     grid = (triton.cdiv(T, BM // G), B * H)
     pos_args, window = _params(k_pos, w)
     _banded_fwd_kernel[grid](q, k, v, o, lse, T, S, scale, *pos_args, HQ=HQ, H=H, G=G, K=K, V=V,
-                             BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, num_warps=nw, num_stages=ns)
+                             BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     return o, lse
 
 # %% ../../nbs/06a_kernel_banded.ipynb #9600bf45
 @triton.jit
 def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                            BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr):
+                            BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
     i_n, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     BT: tl.constexpr = BM // G
@@ -128,10 +132,10 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
         b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
         m = (pos[None, :] <= r_t[:, None]) & m_s[None, :] & m_r[:, None]
         if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k)) * qk_scale - b_lse[:, None]), 0.)  # [BM, BN]
-        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v)) - b_delta[:, None])
-        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q)
+        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)  # [BM, BN]
+        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
+        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
+        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
     tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
@@ -139,7 +143,7 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
 @triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                          BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr):
+                          BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
@@ -160,9 +164,9 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
         pos = o_s * ps + po
         m = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :] & m_r[:, None]
         if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k)) * qk_scale - b_lse[:, None]), 0.)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v)) - b_delta[:, None])
-        b_dq += tl.dot(b_ds.to(b_k.dtype), b_k)
+        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
+        b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
@@ -176,7 +180,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     BM, BN, BK, BV, nw, ns = _tiles(G, K, V)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
-    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, num_warps=nw, num_stages=ns)
+    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), B * H)](q, k, v, do, lse, delta, dk, dv, *args, **meta)
     _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta)
     return dq, dk, dv

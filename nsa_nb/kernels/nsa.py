@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..config import NSAConfig
-from .banded import INTERPRET, compressed_attention_triton, sliding_attention_triton
+from .banded import INTERPRET, dot_precision, compressed_attention_triton, sliding_attention_triton
 from .selection import selected_attention_triton
 
 # %% auto #0
@@ -20,7 +20,7 @@ __all__ = ['SCORE_BYTES', 'select_blocks_triton', 'unsupported', 'nsa_branches']
 @triton.jit
 def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr,
-                       SU: tl.constexpr, LU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr, BK: tl.constexpr):
+                       SU: tl.constexpr, LU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr, BK: tl.constexpr, PREC: tl.constexpr):
     i_t, i_j, i_bh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     o_t = t_start + i_t * BT + tl.arange(0, BT)                                    # [BT] query positions
@@ -41,7 +41,7 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
                 b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
                                mask=m_i[None, :] & (o_k < K)[:, None], other=0.)   # [BK, BJ]
                 vis = m_i[None, :] & (o_i * d + l - 1 <= o_t[:, None])             # notebook 02's rule
-                b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc) * qk_scale - b_lse[:, None]), 0.)
+                b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
                 b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p               # w_r
     cur = o_t // l_sel
     visible = o_j[None, :] <= cur[:, None]
@@ -73,7 +73,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
         grid = (triton.cdiv(tc, BT), triton.cdiv(n_slc, BJ), B * H)
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, K=K, SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BT=BT, BJ=BJ,
-                                 BK=max(16, triton.next_power_of_2(K)), num_warps=1 if INTERPRET else 4)
+                                 BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype), num_warps=1 if INTERPRET else 4)
         val, top = sc[:, :tc].topk(k, dim=-1)                                       # [B*H, tc, k]
         top = torch.where(val == float('-inf'), n_slc, top).sort(-1).values         # invalid sorts last, then -1
         top = torch.where(top == n_slc, -1, top).to(torch.int32)

@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET
+from .banded import INTERPRET, dot_precision
 
 # %% auto #0
 __all__ = ['SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
@@ -19,7 +19,7 @@ __all__ = ['SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention',
 @triton.jit
 def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr):
+                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     o_g, o_k, o_v = tl.arange(0, BG), tl.arange(0, BK), tl.arange(0, BV)
@@ -39,12 +39,12 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
             key = (i_b * T + o_s) * H + i_h
             b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
             b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-            b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k) * qk_scale, float('-inf'))  # [BG, BS]
+            b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))  # [BG, BS]
             m_new = tl.maximum(b_m, tl.max(b_s, 1))                                 # the block holds >= 1 key <= t
             b_p = tl.exp2(b_s - m_new[:, None])
             alpha = tl.exp2(b_m - m_new)
             b_l = b_l * alpha + tl.sum(b_p, 1)
-            b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v)
+            b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
             b_m = m_new
     b_o = b_acc / tl.where(b_l == 0., 1., b_l)[:, None]
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_g[:, None] & (o_v < V)[None, :])
@@ -62,7 +62,7 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float):
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
-    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H)
+    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     _sel_fwd_kernel[(T, B * H)](q, k, v, idx, o, lse, T, scale, **meta)
     return o, lse
 
@@ -70,7 +70,7 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float):
 @triton.jit
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                       BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr):
+                       BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     o_g, o_k, o_v = tl.arange(0, BG), tl.arange(0, BK), tl.arange(0, BV)
@@ -91,9 +91,9 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
             key = (i_b * T + o_s) * H + i_h
             b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
             b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-            b_p = tl.where(m_s[None, :] & m_g[:, None], tl.exp2(tl.dot(b_q, tl.trans(b_k)) * qk_scale - b_lse[:, None]), 0.)
-            b_ds = b_p * (tl.dot(b_do, tl.trans(b_v)) - b_delta[:, None])             # [BG, BS]
-            b_dq += tl.dot(b_ds.to(b_k.dtype), b_k)
+            b_p = tl.where(m_s[None, :] & m_g[:, None], tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+            b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BG, BS]
+            b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_g[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
@@ -101,7 +101,7 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
                          DK, DV, PK, PV, T, n_slc, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                         BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr):
+                         BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
@@ -120,10 +120,10 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, S
         b_lse = tl.load(LSE + row, mask=m_g, other=0.) * 1.4426950408889634
         b_delta = tl.load(DELTA + row, mask=m_g, other=0.)
         m = (o_s[None, :] <= t) & m_g[:, None]
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k)) * qk_scale - b_lse[:, None]), 0.)   # [BG, BS]
-        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v)) - b_delta[:, None])
-        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q)
+        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BG, BS]
+        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
+        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
+        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
     out = tl.load(SEG_OUT + i_seg).to(tl.int64)                                     # -1: the block's only segment
     if out < 0:
         tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
@@ -185,7 +185,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None)
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = (o.float() * do.float()).sum(-1)                                          # [B, T, HQ]
-    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H)
+    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     dq = torch.empty_like(q)
     _sel_bwd_dq_kernel[(T, B * H)](q, k, v, idx, do, lse, delta, dq, T, scale, **meta)
     n_slc = triton.cdiv(T, l_sel)
