@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'count_fallback', 'get_fallback_counters',
-           'triton_kernels', 'resolve_backend', 'nsa_branches_ref', 'NSAttention', 'selected_key_counts']
+           'triton_kernels', 'resolve_backend', 'nsa_branches_ref', 'gate_combine', 'NSAttention',
+           'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -97,6 +98,12 @@ def nsa_branches_ref(q:torch.Tensor,   # [B, T, HQ, K]
     return (o_cmp, o_sel, o_win), idx
 
 # %% ../nbs/05_attention.ipynb #a791ab87
+def gate_combine(g:torch.Tensor, branches:tuple) -> torch.Tensor:
+    "Eq. 5: `g [B, T, HQ, 3]` gates, three `[B, T, HQ, V]` branch outputs -> `[B, T, HQ, V]`."
+    o = branches[0] * g[..., 0, None]
+    return o.addcmul(branches[1], g[..., 1, None]).addcmul(branches[2], g[..., 2, None])
+
+# %% ../nbs/05_attention.ipynb #9551def3
 class NSAttention(nn.Module):
     "Native Sparse Attention layer: `x [B, T, dim]` -> `y [B, T, dim]`, causal, any T >= 1."
     def __init__(self, dim:int, n_heads:int, n_kv_groups:int, d_k:int, d_v:int,
@@ -123,7 +130,7 @@ class NSAttention(nn.Module):
         self.fallbacks = collections.Counter()
         self._last = {}
 
-# %% ../nbs/05_attention.ipynb #06bd34e3
+# %% ../nbs/05_attention.ipynb #cba9f3b6
 @patch
 @torch.no_grad()
 def _check_input(self:NSAttention, x):
@@ -135,7 +142,7 @@ def _check_input(self:NSAttention, x):
     if x.dtype != w.dtype and not torch.is_autocast_enabled(x.device.type):
         raise TypeError(f"x is {x.dtype} but the weights are {w.dtype}: cast x, call .to({x.dtype}) on the module, or use torch.autocast")
 
-# %% ../nbs/05_attention.ipynb #9551def3
+# %% ../nbs/05_attention.ipynb #724bee8d
 @patch
 def _heads(self:NSAttention, x):
     "Project `x [B, T, dim]` to q `[B, T, HQ, K]` and per-branch (k, v) tuples, RoPE applied to q and k."
@@ -149,7 +156,7 @@ def _heads(self:NSAttention, x):
     ks, vs = k.unbind(2), v.unbind(2)
     return q, (ks * 3 if len(ks) == 1 else ks), (vs * 3 if len(vs) == 1 else vs)
 
-# %% ../nbs/05_attention.ipynb #cb0f09db
+# %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
 def _branches(self:NSAttention, q, ks, vs):
     "Dispatch to the resolved backend; a requested triton path that cannot run falls back, counted."
@@ -165,7 +172,7 @@ def _branches(self:NSAttention, q, ks, vs):
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
     return nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
 
-# %% ../nbs/05_attention.ipynb #cba9f3b6
+# %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
 def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
     "`x [B, T, dim]` -> `y [B, T, dim]`; with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)` `[B, T, HQ, V]`."
@@ -174,12 +181,12 @@ def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
     q, ks, vs = self._heads(x)
     branches, idx = self._branches(q, ks, vs)
     g = self.gate(x).to(branches[0].dtype)                                      # [B, T, HQ, 3]
-    o = sum(g[..., c, None] * branches[c] for c in range(3))                    # Eq. 5
+    o = gate_combine(g, branches)                                               # Eq. 5
     if self.track_stats: self._last = dict(gates=g.detach(), idx=idx.detach(), T=T)
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
     return (y, branches) if return_branches else y
 
-# %% ../nbs/05_attention.ipynb #88d105de
+# %% ../nbs/05_attention.ipynb #2ab0e078
 @patch
 def get_gate_stats(self:NSAttention) -> dict:
     "Statistics of the last forward's gates (empty before the first forward)."
@@ -192,7 +199,7 @@ def get_gate_stats(self:NSAttention) -> dict:
                 max_gate_max=mx.max().item(), collapse_fraction=(mx > 0.95).float().mean().item(),
                 branch_shares=share.mean(0).tolist(), gate_mean=g.mean(0).tolist())
 
-# %% ../nbs/05_attention.ipynb #a3012531
+# %% ../nbs/05_attention.ipynb #db98d944
 def selected_key_counts(idx:torch.Tensor, l_sel:int) -> torch.Tensor:
     "Keys read per row by the selection branch: `idx [B, T, H, n]` -> `[B, T, H]` (tokens of selected blocks that are <= t)."
     t = torch.arange(idx.shape[1], device=idx.device)[None, :, None, None]

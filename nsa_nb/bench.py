@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from fastcore.script import call_parse
 from .config import NSAConfig
 from .compression import Compressor
+from .attention import gate_combine
 
 # %% auto #0
 __all__ = ['SHAPES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
@@ -22,7 +23,7 @@ def nsa_full(q, k, v, g, cfg:NSAConfig):
     from nsa_nb.kernels.nsa import nsa_branches
     phi_k, phi_v = Compressor(cfg.l, cfg.d, k.shape[-1]), Compressor(cfg.l, cfg.d, v.shape[-1])
     (o_c, o_s, o_w), _ = nsa_branches(q, (k,) * 3, (v,) * 3, phi_k, phi_v, cfg)
-    return g[..., 0, None] * o_c + g[..., 1, None] * o_s + g[..., 2, None] * o_w
+    return gate_combine(g, (o_c, o_s, o_w))
 
 def sdpa_full(q, k, v):
     "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`."

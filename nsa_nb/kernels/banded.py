@@ -12,7 +12,7 @@ import triton.language as tl
 from ..reference import check_qkv
 
 # %% auto #0
-__all__ = ['INTERPRET', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention',
+__all__ = ['INTERPRET', 'DKDV_SPLIT', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention',
            'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
@@ -106,10 +106,11 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
 
 # %% ../../nbs/06a_kernel_banded.ipynb #9600bf45
 @triton.jit
-def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w,
+def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                            BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
-    i_n, i_bh = tl.program_id(0), tl.program_id(1)
+                            BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr,
+                            PARTIAL: tl.constexpr, PREC: tl.constexpr):
+    i_n, i_sp, i_bh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     BT: tl.constexpr = BM // G
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), i_n * BN + tl.arange(0, BN)
@@ -118,13 +119,14 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BN, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
     pos = o_s * ps + po
-    t_lo = i_n * BN * ps + po                                     # first query that sees the tile's first key
-    t_hi = T
-    if WINDOW: t_hi = tl.minimum(T, (i_n * BN + BN - 1) * ps + po + w)
+    t_lo = tl.maximum(i_n * BN * ps + po, i_sp * split)           # first query that sees the tile's first key, in this split
+    t_hi = tl.minimum(T, i_sp * split + split)
+    if WINDOW: t_hi = tl.minimum(t_hi, (i_n * BN + BN - 1) * ps + po + w)
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BN, BK], tl.float32), tl.zeros([BN, BV], tl.float32)
     for i_m in range(t_lo // BT, tl.cdiv(t_hi, BT)):
         r_t, r_g, m_r = _rows(i_m, T, G, BM)
+        m_r = m_r & (r_t >= i_sp * split) & (r_t < t_hi)                         # rows of this split only
         row = (i_b * T + r_t) * HQ + i_h * G + r_g
         b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)     # [BM, BK]
         b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)  # [BM, BV]
@@ -136,8 +138,13 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
         b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
-    tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
-    tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
+    if PARTIAL:                                                   # fp32 partials [n_split, B*S*H, K|V], summed after
+        base = i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H
+        tl.store(DK + (base + key)[:, None] * K + o_k[None, :], b_dk * scale, mask=m_s[:, None] & (o_k < K)[None, :])
+        tl.store(DV + (base + key)[:, None] * V + o_v[None, :], b_dv, mask=m_s[:, None] & (o_v < V)[None, :])
+    else:
+        tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
+        tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
 # %% ../../nbs/06a_kernel_banded.ipynb #96955ee8
 @triton.jit
@@ -170,6 +177,8 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
+DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
+
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     "Backward launches: gradients `dq, dk, dv` of `banded_fwd`'s output."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -181,7 +190,16 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
-    _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), B * H)](q, k, v, do, lse, delta, dk, dv, *args, **meta)
+    # A compressed key is seen by every later query: a key tile's query loop can be ~T long. Split that loop over
+    # programs of `split` queries writing fp32 partials, summed in a fixed order (deterministic). The window's loop
+    # is at most w + BN long and needs no split.
+    split = T if w is not None else min(T, DKDV_SPLIT)
+    n_sp = triton.cdiv(T, split)
+    part = n_sp > 1
+    pk = torch.empty(n_sp, *k.shape, device=k.device, dtype=torch.float32) if part else dk
+    pv = torch.empty(n_sp, *v.shape, device=v.device, dtype=torch.float32) if part else dv
+    _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), n_sp, B * H)](q, k, v, do, lse, delta, pk, pv, *args, split, **meta, PARTIAL=part)
+    if part: dk.copy_(pk.sum(0)); dv.copy_(pv.sum(0))
     _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta)
     return dq, dk, dv
 

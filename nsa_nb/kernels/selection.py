@@ -13,7 +13,7 @@ from ..reference import check_qkv
 from .banded import INTERPRET, dot_precision
 
 # %% auto #0
-__all__ = ['SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['LAUNCH', 'SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -31,21 +31,21 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
     b_l = tl.zeros([BG], tl.float32)
     b_acc = tl.zeros([BG, BV], tl.float32)
     p_idx = IDX + ((i_b * T + i_t) * H + i_h) * NSEL
-    for i in range(NSEL):
+    for i in range(NSEL):                                                            # no branch: the loads pipeline
         j = tl.load(p_idx + i)
-        if j >= 0:
-            o_s = j * BS + tl.arange(0, BS)                                         # the block's token positions
-            m_s = o_s <= i_t                                                         # causal inside the current block
-            key = (i_b * T + o_s) * H + i_h
-            b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
-            b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-            b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))  # [BG, BS]
-            m_new = tl.maximum(b_m, tl.max(b_s, 1))                                 # the block holds >= 1 key <= t
-            b_p = tl.exp2(b_s - m_new[:, None])
-            alpha = tl.exp2(b_m - m_new)
-            b_l = b_l * alpha + tl.sum(b_p, 1)
-            b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
-            b_m = m_new
+        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
+        m_s = (o_s <= i_t) & (j >= 0)                                                # causal inside the current block
+        key = (i_b * T + o_s) * H + i_h
+        b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
+        b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
+        b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))  # [BG, BS]
+        m_new = tl.maximum(b_m, tl.max(b_s, 1))
+        m_safe = tl.where(m_new == float('-inf'), 0., m_new)                        # an unused slot (-1) before any block
+        b_p = tl.exp2(b_s - m_safe[:, None])
+        alpha = tl.exp2(b_m - m_safe)
+        b_l = b_l * alpha + tl.sum(b_p, 1)
+        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
+        b_m = m_new
     b_o = b_acc / tl.where(b_l == 0., 1., b_l)[:, None]
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_g[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_g)
@@ -57,12 +57,14 @@ def _sel_meta(G, K, V, l_sel, n_sel):
     return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BG=max(16, triton.next_power_of_2(G)), BK=BK, BV=BV, BS=l_sel,
                 num_warps=nw, num_stages=1 if INTERPRET else 2)
 
+LAUNCH = {}   # tuning overrides of num_warps / num_stages, e.g. {'num_warps': 2}
+
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float):
     "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
-    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
+    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype)) | LAUNCH
     _sel_fwd_kernel[(T, B * H)](q, k, v, idx, o, lse, T, scale, **meta)
     return o, lse
 
@@ -85,15 +87,14 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
     p_idx = IDX + ((i_b * T + i_t) * H + i_h) * NSEL
     for i in range(NSEL):
         j = tl.load(p_idx + i)
-        if j >= 0:
-            o_s = j * BS + tl.arange(0, BS)
-            m_s = o_s <= i_t
-            key = (i_b * T + o_s) * H + i_h
-            b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
-            b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-            b_p = tl.where(m_s[None, :] & m_g[:, None], tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-            b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BG, BS]
-            b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
+        m_s = (o_s <= i_t) & (j >= 0)
+        key = (i_b * T + o_s) * H + i_h
+        b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
+        b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
+        b_p = tl.where(m_s[None, :] & m_g[:, None], tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BG, BS]
+        b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_g[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
