@@ -21,35 +21,38 @@ __all__ = ['SCORE_BYTES', 'select_blocks_triton', 'unsupported', 'nsa_branches']
 def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr, BK: tl.constexpr, PREC: tl.constexpr):
-    i_t, i_j, i_bh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     o_r = tl.arange(0, BT * GP)                                                     # rows: BT tokens x GP heads (G padded)
     r_t, r_g = t_start + i_t * BT + o_r // GP, o_r % GP
     m_r = (r_t < tl.minimum(t_start + Tc, T)) & (r_g < G)
-    o_j, o_k = i_j * BJ + tl.arange(0, BJ), tl.arange(0, BK)                       # [BJ] selection blocks
-    t_last = tl.minimum(t_start + i_t * BT + BT, T) - 1
-    b_acc = tl.zeros([BT * GP, BJ], tl.float32)
-    if i_j * BJ * l_sel <= t_last:                                                  # some block of the tile is visible
-        row = (i_b * T + r_t) * HQ + i_h * G + r_g
-        b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)   # [BT*GP, BK]
-        b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-        qk_scale = scale * 1.4426950408889634
-        for r in tl.static_range(SU + LU - 1):
-            o_i = o_j * SU - LU + 1 + r                                             # compressed block of offset r
-            m_i = (o_i >= 0) & (o_i < N)
-            b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
-                           mask=m_i[None, :] & (o_k < K)[:, None], other=0.)       # [BK, BJ], loaded once for all G heads
-            vis = m_i[None, :] & (o_i * d + l - 1 <= r_t[:, None]) & m_r[:, None]  # notebook 02's rule
-            b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p                   # w_r
-    b_sc = tl.sum(tl.reshape(b_acc, [BT, GP, BJ]), 1)                               # Eq. 10: sum over the group's heads
+    o_k = tl.arange(0, BK)
+    row = (i_b * T + r_t) * HQ + i_h * G + r_g
+    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)   # [BT*GP, BK], loaded once
+    b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
+    qk_scale = scale * 1.4426950408889634
     o_t = t_start + i_t * BT + tl.arange(0, BT)
+    m_t = o_t < tl.minimum(t_start + Tc, T)
     cur = o_t // l_sel
-    visible = o_j[None, :] <= cur[:, None]
-    forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
-    b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-    p_sc = SC + ((i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc + o_j[None, :])   # SC [B*H, Tc, n_slc]
-    tl.store(p_sc, b_sc, mask=(o_t < tl.minimum(t_start + Tc, T))[:, None] & (o_j < n_slc)[None, :])
+    n_vis = (tl.minimum(t_start + i_t * BT + BT, T) - 1) // l_sel + 1               # blocks visible to the tile's last token
+    for j0 in range(0, n_slc, BJ):
+        o_j = j0 + tl.arange(0, BJ)                                                 # [BJ] selection blocks
+        b_acc = tl.zeros([BT * GP, BJ], tl.float32)
+        if j0 < n_vis:
+            for r in tl.static_range(SU + LU - 1):
+                o_i = o_j * SU - LU + 1 + r                                         # compressed block of offset r
+                m_i = (o_i >= 0) & (o_i < N)
+                b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
+                               mask=m_i[None, :] & (o_k < K)[:, None], other=0.)   # [BK, BJ], once for all G heads
+                vis = m_i[None, :] & (o_i * d + l - 1 <= r_t[:, None]) & m_r[:, None]  # notebook 02's rule
+                b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+                b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p               # w_r
+        b_sc = tl.sum(tl.reshape(b_acc, [BT, GP, BJ]), 1)                           # Eq. 10: sum over the group's heads
+        visible = o_j[None, :] <= cur[:, None]
+        forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
+        b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
+        p_sc = SC + ((i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc + o_j[None, :])   # SC [B*H, Tc, n_slc]
+        tl.store(p_sc, b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
 SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
@@ -72,7 +75,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     k = min(cfg.n_sel, n_slc)
     for t0 in range(0, T, Tc):
         tc = min(Tc, T - t0)
-        grid = (triton.cdiv(tc, BT), triton.cdiv(n_slc, BJ), B * H)
+        grid = (triton.cdiv(tc, BT), B * H)
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BT=BT, BJ=BJ,
                                  BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype), num_warps=1 if INTERPRET else 8)

@@ -53,7 +53,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
-    nw = 1 if INTERPRET else (4 if max(BK, BV) * l_sel <= 128 * 64 else 8)
+    nw = 1 if INTERPRET else (2 if max(BK, BV) <= 64 else 4)                        # measured on H100 (bench_results/)
     return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BG=max(16, triton.next_power_of_2(G)), BK=BK, BV=BV, BS=l_sel,
                 num_warps=nw, num_stages=1 if INTERPRET else 2)
 
@@ -102,26 +102,29 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
                          DK, DV, PK, PV, T, n_slc, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                         BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
+                         GP: tl.constexpr, BQ: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
-    o_g, o_k, o_v, o_s = tl.arange(0, BG), tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
-    m_g, m_s = o_g < G, o_s < T
+    o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
+    o_r = tl.arange(0, BQ * GP)                                                     # rows: BQ queries x GP heads
+    m_s = o_s < T
     key = (i_b * T + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
-    for i in range(tl.load(SEG_START + i_seg), tl.load(SEG_END + i_seg)):
-        t = tl.load(QLIST + i).to(tl.int64)                                          # a query that selected block j
-        row = (i_b * T + t) * HQ + i_h * G + o_g
-        b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_g[:, None] & (o_k < K)[None, :], other=0.)   # [BG, BK]
-        b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_g[:, None] & (o_v < V)[None, :], other=0.)
-        b_lse = tl.load(LSE + row, mask=m_g, other=0.) * 1.4426950408889634
-        b_delta = tl.load(DELTA + row, mask=m_g, other=0.)
-        m = (o_s[None, :] <= t) & m_g[:, None]
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BG, BS]
+    end = tl.load(SEG_END + i_seg)
+    for i0 in range(tl.load(SEG_START + i_seg), end, BQ):                           # BQ of the queries that selected j
+        m_r = (i0 + o_r // GP < end) & (o_r % GP < G)
+        t = tl.load(QLIST + i0 + o_r // GP, mask=m_r, other=0).to(tl.int64)        # [BQ*GP] each row's query
+        row = (i_b * T + t) * HQ + i_h * G + o_r % GP
+        b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)   # [BQ*GP, BK]
+        b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
+        b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
+        b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
+        m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
+        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BQ*GP, BS]
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
         b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
@@ -194,8 +197,10 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None)
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
     pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
-    del meta['NSEL']
-    if len(sb): _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc, scale, **meta)
+    GP = triton.next_power_of_2(G)                                                   # several queries per step: M = BQ*GP rows
+    dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC', 'num_warps', 'num_stages')}
+    dkdv_meta |= dict(GP=GP, BQ=max(1, (16 if INTERPRET else 64) // GP))
+    if len(sb): _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc, scale, **dkdv_meta)
     if len(rb): _sel_bwd_reduce_kernel[(len(rb),)](pk, pv, rb, rs, re, dk, dv, T, n_slc, H=H, K=K, V=V, BK=meta['BK'], BV=meta['BV'], BS=l_sel)
     return dq, dk, dv
 
