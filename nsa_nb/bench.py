@@ -15,7 +15,7 @@ from .attention import gate_combine
 
 # %% auto #0
 __all__ = ['SHAPES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
-           'plot_kernels', 'nsa_nb_bench']
+           'plot_kernels', 'm7c_125m', 'bench_train', 'train_table', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #0a4e146b
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -131,20 +131,53 @@ def plot_kernels(rows:list[dict], path=None):
     if path: fig.savefig(path, dpi=110)
     return fig
 
-# %% ../nbs/12_bench.ipynb #1be8df76
+# %% ../nbs/12_bench.ipynb #82bd01e4
+def m7c_125m(attn:str='nsa'):
+    "The 125M run config (the numbers of configs/m7c_125m.yaml), bf16, attention 'nsa' or 'dense'."
+    from nsa_nb.config import RunConfig, ModelConfig, TrainConfig
+    return RunConfig(model=ModelConfig(vocab_size=50304, dim=768, n_layers=12, n_heads=12, n_kv_groups=2, d_k=64, d_v=64, attn=attn),
+                     nsa=NSAConfig(), train=TrainConfig(precision='bf16'))
+
+def bench_train(lengths=(2048, 8192, 32768), attns=('dense', 'nsa'), tokens:int=32768, steps:int=5, log=print) -> list[dict]:
+    "Training tokens/s and peak memory of the 125M model per (seq_len, attn)."
+    from nsa_nb.train import train_throughput
+    rows = []
+    for T in lengths:
+        for attn in attns:
+            try: r = train_throughput(m7c_125m(attn), seq_len=T, batch_size=max(1, tokens // T), steps=steps)
+            except Exception as e: r = dict(attn=attn, seq_len=T, error=f"{type(e).__name__}: {str(e)[:160]}")
+            torch.cuda.empty_cache(); rows.append(r); log(json.dumps(r))
+    return rows
+
+def train_table(rows:list[dict]) -> str:
+    "Markdown table: tokens/s and peak GiB per length, NSA over dense."
+    by = {(r['seq_len'], r['attn']): r for r in rows}
+    lines = ['| seq_len | dense tok/s | nsa tok/s | nsa/dense | dense GiB | nsa GiB |', '|---|---|---|---|---|---|']
+    for T in sorted({r['seq_len'] for r in rows}):
+        d, n = by.get((T, 'dense'), {}), by.get((T, 'nsa'), {})
+        f = lambda r, k, p: format(r[k], p) if k in r else r.get('error', '-')[:30]
+        ratio = f"{n['tokens_per_s'] / d['tokens_per_s']:.2f}" if 'tokens_per_s' in n and 'tokens_per_s' in d else '-'
+        lines.append(f"| {T} | {f(d, 'tokens_per_s', ',.0f')} | {f(n, 'tokens_per_s', ',.0f')} | {ratio} | {f(d, 'peak_mem_gib', '.1f')} | {f(n, 'peak_mem_gib', '.1f')} |")
+    return '\n'.join(lines)
+
+# %% ../nbs/12_bench.ipynb #ac17e3c4
 @call_parse
-def nsa_nb_bench(what:str='kernels',      # 'kernels': NSA vs SDPA (and fla-core) forward and forward+backward
+def nsa_nb_bench(what:str='kernels',      # 'kernels': NSA vs SDPA (and fla-core); 'train': 125M model tokens/s, NSA vs dense
                  out:str='runs/bench',     # folder for the JSON, CSV and PNG
-                 lengths:str='4096,8192,16384,32768,65536',  # comma-separated sequence lengths
+                 lengths:str='4096,8192,16384,32768,65536',  # comma-separated sequence lengths (train: e.g. 2048,8192,32768)
                  shapes:str='paper,model125m',  # comma-separated names from SHAPES
                  impls:str='sdpa,nsa,fla',  # implementations to time
                  modes:str='fwd,fwdbwd'):   # forward only, forward+backward
     "Benchmark NSA on one CUDA GPU; prints a table and writes kernels.json/.csv/.png."
     if not torch.cuda.is_available(): raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
-    if what != 'kernels': raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels'")
+    if what not in ('kernels', 'train'): raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels' or 'train'")
     o = Path(out); o.mkdir(parents=True, exist_ok=True)
     dev = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=__import__('triton').__version__)
     print(json.dumps(dev))
+    if what == 'train':
+        rows = bench_train([int(x) for x in lengths.split(',')])
+        (o/'train.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
+        return print(train_table(rows))
     rows = bench_kernels([int(x) for x in lengths.split(',')], shapes.split(','), impls.split(','), modes.split(','))
     (o/'kernels.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
     sp = speedups(rows)
