@@ -4,7 +4,7 @@
 
 # %% ../nbs/01_reference.ipynb #8e81a23e
 from __future__ import annotations
-import math
+import math, os
 import torch
 import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
@@ -13,6 +13,9 @@ from torch.utils.checkpoint import checkpoint
 __all__ = ['check_qkv', 'upcast', 'masked_softmax', 'masked_attend', 'chunked_queries', 'attention_ref', 'merge_attn']
 
 # %% ../nbs/01_reference.ipynb #be45d241
+if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')   # before anything imports triton
+
+# %% ../nbs/01_reference.ipynb #3e5294e2
 def check_qkv(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor):
     "Validate `q [B,T,HQ,K]`, `k [B,S,H,K]`, `v [B,S,H,V]`; return `(B, T, HQ, H, G, K, V)`."
     for n, t in (('q', q), ('k', k), ('v', v)):
@@ -29,7 +32,7 @@ def check_qkv(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor):
     if HQ % H: raise ValueError(f"query heads HQ={HQ} must be a multiple of key/value heads H={H}")
     return B, T, HQ, H, HQ // H, K, v.shape[3]
 
-# %% ../nbs/01_reference.ipynb #5a6d4548
+# %% ../nbs/01_reference.ipynb #3159d04d
 def upcast(x:torch.Tensor) -> torch.Tensor:
     "fp16/bf16 -> fp32 for the arithmetic; fp32 and fp64 stay as they are (gradcheck runs in fp64)."
     return x if x.dtype in (torch.float32, torch.float64) else x.float()
@@ -44,7 +47,7 @@ def masked_attend(s:torch.Tensor, v:torch.Tensor):
     p, lse = masked_softmax(s)
     return p @ v, lse
 
-# %% ../nbs/01_reference.ipynb #2fb624c3
+# %% ../nbs/01_reference.ipynb #b54f5e65
 def chunked_queries(fn,              # fn(t0, t1) -> (o [B, t1-t0, ...], lse [B, t1-t0, ...])
                     T:int, chunk:int,
                     *inputs:torch.Tensor, # tensors fn reads: checkpoint only when one of them needs a gradient
@@ -55,7 +58,7 @@ def chunked_queries(fn,              # fn(t0, t1) -> (o [B, t1-t0, ...], lse [B,
             for t0 in range(0, T, chunk)]
     return torch.cat([o for o, _ in outs], 1), torch.cat([l for _, l in outs], 1)
 
-# %% ../nbs/01_reference.ipynb #b54f5e65
+# %% ../nbs/01_reference.ipynb #a7d3f9c2
 def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
                   k:torch.Tensor,      # [B, S, H, K] keys (S = T for self-attention)
                   v:torch.Tensor,      # [B, S, H, V] values
@@ -77,7 +80,7 @@ def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
     o, lse = chunked_queries(one, T, chunk, q, k, v)
     return o.to(q.dtype), lse
 
-# %% ../nbs/01_reference.ipynb #1772b6f7
+# %% ../nbs/01_reference.ipynb #fad3db2e
 def merge_attn(o1, lse1, o2, lse2):
     "Combine attentions over disjoint key sets: `o [..., V]`, `lse [...]` -> attention over the union."
     lse = torch.logaddexp(lse1, lse2)

@@ -10,6 +10,9 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
+if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'InterpretedFunction':
+    raise ImportError("Triton was imported before TRITON_INTERPRET=1 was set, so its kernels cannot run on this CPU: "
+                      "start Python with TRITON_INTERPRET=1 in the environment, or import nsa_nb before anything that imports triton")
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DKDV_SPLIT', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention',
@@ -80,8 +83,12 @@ def _tiles(G:int, K:int, V:int):
     if INTERPRET: return max(16, triton.next_power_of_2(G)), 16, BK, BV, 1, 1
     BM = 128 if max(BK, BV) <= 128 else 64
     BM = max(BM, triton.next_power_of_2(G))
-    nw, ns = (4, 2) if BM <= 64 else (8, 3)                              # measured on H100 (bench_results/)
+    nw, ns = (4, 2) if BM <= 64 else (8, 3)                              # forward: measured on H100 (bench_results/)
     return BM, 64, BK, BV, nw, ns
+
+def _bwd_stages(BK:int, BV:int) -> int:
+    "Backward kernels hold more tiles: fewer pipeline stages so shared memory fits (228 KB on H100)."
+    return 1 if INTERPRET or max(BK, BV) > 128 else 2
 
 def dot_precision(dtype) -> str:
     "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."
@@ -190,7 +197,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     BM, BN, BK, BV, nw, ns = _tiles(G, K, V)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
-    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
+    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=_bwd_stages(BK, BV))
     # A compressed key is seen by every later query: a key tile's query loop can be ~T long. Split that loop over
     # programs of `split` queries writing fp32 partials, summed in a fixed order (deterministic). The window's loop
     # is at most w + BN long and needs no split.
