@@ -89,7 +89,7 @@ def get_tokenizer(name:str):
     if name == 'gpt2': return GPT2Tokenizer()
     raise ValueError(f"data.tokenizer={name!r}: must be 'bytes' or 'gpt2'")
 
-# %% ../nbs/08_data.ipynb #198cb8af
+# %% ../nbs/08_data.ipynb #1fbb62af
 _STDLIB_SKIP = {'test', 'tests', 'idle_test', 'site-packages', 'dist-packages', 'encodings', '__pycache__'}
 
 def stdlib_files() -> list[Path]:
@@ -107,7 +107,7 @@ def stdlib_documents(max_docs:int=0) -> list[str]:
     docs = [d for d in docs if d.strip()]                                   # empty __init__.py files are not documents
     return docs[:max_docs] if max_docs else docs
 
-# %% ../nbs/08_data.ipynb #7ee80af1
+# %% ../nbs/08_data.ipynb #162ab9b7
 LOCAL_SUFFIXES = ('.txt', '.jsonl', '.parquet')
 
 def local_files(path:str) -> list[Path]:
@@ -123,7 +123,7 @@ def local_files(path:str) -> list[Path]:
     if not out: raise DataUnavailable(f"data.path={path!r} holds no {LOCAL_SUFFIXES} files")
     return out
 
-# %% ../nbs/08_data.ipynb #162ab9b7
+# %% ../nbs/08_data.ipynb #01de5207
 def _read_file(f:Path, text_field:str):
     if f.suffix == '.txt': yield f.read_text(encoding='utf-8', errors='replace'); return
     if f.suffix == '.jsonl':
@@ -149,7 +149,7 @@ def local_documents(path:str, text_field:str='text', max_docs:int=0) -> list[str
             if max_docs and len(out) >= max_docs: return out
     return out
 
-# %% ../nbs/08_data.ipynb #87d65b2b
+# %% ../nbs/08_data.ipynb #2a771a75
 def _fineweb_help(dc:DataConfig) -> str:
     return (f"To train without network: data.dataset=stdlib (offline real text, the default), or data.dataset=local data.path=DIR_OR_FILE "
             f"with .txt/.jsonl/.parquet files, e.g. {dc.hf_path} parquet shards fetched on a machine with network: "
@@ -177,7 +177,7 @@ def hf_stream_opener(path:str, name:str|None=None, split:str='train', text_field
         return (r[text_field] for r in ds)
     return open_docs
 
-# %% ../nbs/08_data.ipynb #ac67b146
+# %% ../nbs/08_data.ipynb #3dc3376d
 def pack_documents(docs:list[np.ndarray], eot:int) -> np.ndarray:
     "Token arrays -> one stream `doc0 eot doc1 eot ...`; uint16 when every id fits (bytes, GPT-2: a quarter of int64's memory), else int64."
     if not docs: return np.zeros(0, dtype=np.uint16)
@@ -194,7 +194,7 @@ class TokenChunks:
         if not 0 <= i < self.n: raise IndexError(i)
         return torch.from_numpy(self.stream[i * (self.seq_len + 1):(i + 1) * (self.seq_len + 1)].astype(np.int64))
 
-# %% ../nbs/08_data.ipynb #440ca3fb
+# %% ../nbs/08_data.ipynb #299c46ef
 class SyntheticChunks:
     "Chunks of a random printable pattern (8-32 tokens) repeated; item i is a function of (seed, i)."
     def __init__(self, seq_len:int, seed:int=0):
@@ -204,7 +204,7 @@ class SyntheticChunks:
         pat = rng.integers(33, 127, size=int(rng.integers(8, 33)))
         return torch.from_numpy(np.resize(pat, self.seq_len + 1).astype(np.int64))
 
-# %% ../nbs/08_data.ipynb #dc3ff2a2
+# %% ../nbs/08_data.ipynb #dd0ca46b
 _FILLER = ["The grass is green. ", "The sky is blue. ", "The sun is yellow. ", "Here we go. ", "There and back again. ",
            "The river flows to the sea. ", "A day has twenty-four hours. ", "Birds sing in the morning. "]
 
@@ -241,7 +241,7 @@ class PasskeyChunks:
         assert len(toks) == n
         return torch.tensor(toks, dtype=torch.int64)
 
-# %% ../nbs/08_data.ipynb #08ee423e
+# %% ../nbs/08_data.ipynb #1cfca523
 class StreamChunks:
     "One rank's chunks of `seq_len + 1` tokens packed from a document stream; restarts the stream when it ends."
     def __init__(self, open_docs, tokenizer, seq_len:int, rank:int=0, world_size:int=1, start:int=0, batch_docs:int=64):
@@ -278,7 +278,7 @@ class StreamChunks:
             raise ValueError(f"stream position saved by rank {d['rank']} of {d['world']}, loaded by rank {self.rank} of {self.world}: resume with the same world size")
         self.doc, self.epoch, self.buf, self._it = d['doc'], d['epoch'], np.asarray(d['buf'], dtype=np.int64).copy(), None
 
-# %% ../nbs/08_data.ipynb #924e14b3
+# %% ../nbs/08_data.ipynb #a10faf8b
 def micro_batch_size(batch_size:int, world_size:int=1, accum:int=1) -> int:
     "Samples per rank per micro-step; raises naming the fields when the global batch does not split evenly."
     if batch_size < world_size:
@@ -289,7 +289,7 @@ def micro_batch_size(batch_size:int, world_size:int=1, accum:int=1) -> int:
                          f"set train.batch_size to a multiple of {world_size * accum} (e.g. {world_size * accum * max(1, round(batch_size / (world_size * accum)))})")
     return batch_size // (world_size * accum)
 
-# %% ../nbs/08_data.ipynb #ed66e874
+# %% ../nbs/08_data.ipynb #8d02f0e3
 class RankBatches:
     "One rank's micro-batches `(x, y)`, each `[micro_bs, seq_len]` int64; equally many on every rank; resumable."
     def __init__(self, source, batch_size:int, rank:int=0, world_size:int=1, accum:int=1, seed:int=0):
@@ -313,7 +313,7 @@ class RankBatches:
         if self._perm_epoch != epoch: self._perm, self._perm_epoch = np.random.default_rng([self.seed, epoch]).permutation(len(self.source)), epoch
         return self._perm[base:base + self.micro_bs]
 
-# %% ../nbs/08_data.ipynb #a10faf8b
+# %% ../nbs/08_data.ipynb #d19f3cce
 @patch
 def __iter__(self:RankBatches): return self
 
@@ -341,7 +341,7 @@ def load_state_dict(self:RankBatches, d:dict):
     self.epoch, self.step, self.micro = d['epoch'], d['step'], d['micro']
     if self.stream: self.source.load_state_dict(d['stream'])
 
-# %% ../nbs/08_data.ipynb #829eda3a
+# %% ../nbs/08_data.ipynb #0ce16031
 @dataclass
 class Data:
     "What the training loop reads: one rank's batches, its validation batches, and the tokenizer."
@@ -351,7 +351,7 @@ class Data:
     answer_slice: slice|None = None   # passkey: positions of the answer in y (for its loss and accuracy)
     info: dict = field(default_factory=dict)
 
-# %% ../nbs/08_data.ipynb #6aa3a5c2
+# %% ../nbs/08_data.ipynb #c7d7162f
 def _split_docs(docs:list[str], frac:float, seed:int):
     order = np.random.default_rng(seed).permutation(len(docs))
     n_val = 0 if frac <= 0 or len(docs) < 2 else max(1, round(frac * len(docs)))
@@ -370,7 +370,7 @@ def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int) -> l
         out.append((c[:, :-1], c[:, 1:]))
     return out
 
-# %% ../nbs/08_data.ipynb #0ce16031
+# %% ../nbs/08_data.ipynb #165d1b5c
 def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> Data:
     "Training batches, validation batches and tokenizer of rank `rank` of `world_size` for the run `cfg`."
     dc, tc = cfg.data, cfg.train

@@ -59,7 +59,7 @@ class DenseAttention(nn.Module):
         o = _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))   # [B, HQ, T, V]
         return self.o_proj(o.transpose(1, 2).reshape(B, T, self.n_heads * self.d_v))
 
-# %% ../nbs/07_model.ipynb #5e15e5d1
+# %% ../nbs/07_model.ipynb #7e8e02ff
 def swiglu_hidden(dim:int, mlp_ratio:float) -> int:
     "Hidden width of the SwiGLU MLP: 2/3 of mlp_ratio*dim, rounded up to a multiple of 64."
     return 64 * math.ceil(2 * mlp_ratio * dim / 3 / 64)
@@ -71,7 +71,7 @@ class SwiGLU(nn.Module):
         self.w2 = nn.Linear(hidden, dim, bias=False)
     def forward(self, x): return self.w2(F.silu(self.w1(x)) * self.w3(x))
 
-# %% ../nbs/07_model.ipynb #ad37528e
+# %% ../nbs/07_model.ipynb #90dc8491
 def make_attention(mc:ModelConfig, nsa:NSAConfig) -> nn.Module:
     "The attention layer that `mc.attn` names: NSA on `mc.backend`, or dense SDPA."
     if mc.attn == 'nsa': return NSAttention(mc.dim, mc.n_heads, mc.n_kv_groups, mc.d_k, mc.d_v, cfg=nsa, backend=mc.backend, rope_base=mc.rope_base)
@@ -88,7 +88,7 @@ class Block(nn.Module):
         x = x + self.attn(self.norm1(x))
         return x + self.mlp(self.norm2(x))
 
-# %% ../nbs/07_model.ipynb #4150edb1
+# %% ../nbs/07_model.ipynb #0be92b96
 class TransformerLM(nn.Module):
     "Decoder-only LM: `idx [B, T]` (token ids) -> logits `[B, T, vocab_size]`; attention NSA or dense by `model_cfg.attn`."
     def __init__(self, model_cfg:ModelConfig|None=None, nsa_cfg:NSAConfig|None=None):
@@ -103,7 +103,7 @@ class TransformerLM(nn.Module):
         self.gradient_checkpointing = False   # recompute each block in the backward (set_gradient_checkpointing)
         self.reset_parameters()
 
-# %% ../nbs/07_model.ipynb #36fbf6ab
+# %% ../nbs/07_model.ipynb #2d5f99d8
 @patch
 def reset_parameters(self:TransformerLM):
     std, L = 0.02, self.cfg.n_layers
@@ -113,7 +113,7 @@ def reset_parameters(self:TransformerLM):
         for lin in (blk.attn.q_proj, blk.attn.k_proj, blk.attn.v_proj, blk.mlp.w1, blk.mlp.w3): nn.init.normal_(lin.weight, std=std)
         for lin in (blk.attn.o_proj, blk.mlp.w2): nn.init.normal_(lin.weight, std=std / math.sqrt(2 * L))   # residual writers
 
-# %% ../nbs/07_model.ipynb #04919e13
+# %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
 def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
     "Turn per-block activation checkpointing on or off; returns the model."
@@ -129,14 +129,14 @@ def forward(self:TransformerLM, idx:torch.Tensor) -> torch.Tensor:
     for blk in self.blocks: x = checkpoint(blk, x, use_reentrant=False) if ckpt else blk(x)
     return self.head(self.norm(x))
 
-# %% ../nbs/07_model.ipynb #ad53bd5d
+# %% ../nbs/07_model.ipynb #1b454aef
 @patch
 def num_params(self:TransformerLM, non_embedding:bool=False) -> int:
     "Parameter count (a tied head counted once); `non_embedding` leaves out the token embedding."
     n = sum(p.numel() for p in self.parameters())
     return n - self.tok_emb.weight.numel() if non_embedding else n
 
-# %% ../nbs/07_model.ipynb #99aa62fe
+# %% ../nbs/07_model.ipynb #9d1875c1
 @patch
 @torch.no_grad()
 def generate(self:TransformerLM,
@@ -162,7 +162,7 @@ def generate(self:TransformerLM,
     finally: self.train(was)
     return idx
 
-# %% ../nbs/07_model.ipynb #70abb1b1
+# %% ../nbs/07_model.ipynb #9d209e0b
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     "Mean keys a query reads over positions t < T in NSA: compressed blocks + selected tokens + window."
     t = torch.arange(T, dtype=torch.float64)

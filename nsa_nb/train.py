@@ -75,7 +75,7 @@ def lr_at(step:int, tc:TrainConfig) -> float:
     p = min(1.0, (step - tc.warmup_steps) / max(1, tc.steps - 1 - tc.warmup_steps))
     return tc.min_lr + 0.5 * (tc.lr - tc.min_lr) * (1 + math.cos(math.pi * p))
 
-# %% ../nbs/09_train.ipynb #d5d13cca
+# %% ../nbs/09_train.ipynb #c868e70a
 def make_optimizer(model:nn.Module, tc:TrainConfig, device:torch.device) -> torch.optim.AdamW:
     "AdamW: decay on parameters with >= 2 dims, none on the rest; fused on CUDA."
     ps = [p for p in model.parameters() if p.requires_grad]
@@ -87,7 +87,7 @@ def optimizer_state_bytes(opt:torch.optim.Optimizer) -> int:
     "Bytes held by the optimizer's state tensors (AdamW: two fp32 moments per parameter)."
     return sum(t.numel() * t.element_size() for st in opt.state.values() for t in st.values() if torch.is_tensor(t))
 
-# %% ../nbs/09_train.ipynb #3e3f4387
+# %% ../nbs/09_train.ipynb #ee7f451d
 class PreflightError(ConfigError):
     "The run would waste time or lose work; the message lists every problem with its fix."
 
@@ -95,7 +95,7 @@ def count_params(cfg:RunConfig) -> int:
     "Parameters of the run's model, counted on the meta device (no memory, no init)."
     with torch.device('meta'): return TransformerLM(cfg.model, cfg.nsa).num_params()
 
-# %% ../nbs/09_train.ipynb #ee7f451d
+# %% ../nbs/09_train.ipynb #5d98d3aa
 def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
     "Problems and warnings of the data section that cost seconds to find (files, tokenizer, network)."
     dc, p, w = cfg.data, [], []
@@ -118,7 +118,7 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
         p.append(f"train.eval_every={cfg.train.eval_every} but data.val_fraction=0: nothing to validate on; set data.val_fraction=0.01 or train.eval_every=0")
     return p, w
 
-# %% ../nbs/09_train.ipynb #5d98d3aa
+# %% ../nbs/09_train.ipynb #a831134f
 def _has_checkpoints(out:Path) -> bool: return any((out / 'checkpoints').glob('step_*.pt'))
 
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
@@ -162,7 +162,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         p, w = _data_problems(cfg); problems += p; warns += w
     return problems, warns
 
-# %% ../nbs/09_train.ipynb #513830f2
+# %% ../nbs/09_train.ipynb #3ff46bc7
 def atomic_write(path:str|Path, write_fn):
     "Write `path` through `write_fn(fileobj)` into a temp file, fsync, then rename over `path`."
     path = Path(path)
@@ -177,7 +177,7 @@ def atomic_write(path:str|Path, write_fn):
         fd = os.open(path.parent, os.O_RDONLY); os.fsync(fd); os.close(fd)
     except OSError: pass
 
-# %% ../nbs/09_train.ipynb #3ff46bc7
+# %% ../nbs/09_train.ipynb #7b94ef5e
 def checkpoint_path(out_dir, step:int) -> Path: return Path(out_dir) / 'checkpoints' / f'step_{step:07d}.pt'
 
 def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
@@ -206,7 +206,7 @@ def load_checkpoint(path, map_location='cpu') -> dict:
     "Read a checkpoint written by `save_checkpoint` (our own file: it holds RNG states, so not weights-only)."
     return torch.load(path, map_location=map_location, weights_only=False)
 
-# %% ../nbs/09_train.ipynb #778f4dc8
+# %% ../nbs/09_train.ipynb #bb4f6428
 def rng_state() -> dict:
     "Python, NumPy, torch CPU and CUDA generator states."
     return dict(python=random.getstate(), numpy=np.random.get_state(), torch=torch.get_rng_state(),
@@ -219,7 +219,7 @@ def set_rng_state(s:dict):
 def seed_everything(seed:int):
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
 
-# %% ../nbs/09_train.ipynb #435cc3a7
+# %% ../nbs/09_train.ipynb #b33e3426
 def _rss_bytes() -> tuple[int, int]:
     "(current, peak) resident set size of this process in bytes."
     import resource
@@ -244,7 +244,7 @@ def memory_brief(m:dict) -> str:
     if 'mem_alloc_gib' in m: return f"mem {m['mem_alloc_gib']:.2f} GiB alloc, {m['mem_peak_gib']:.2f} GiB peak, {m['mem_reserved_gib']:.2f} GiB reserved"
     return f"rss {m['rss_gib']:.2f} GiB (peak {m['rss_peak_gib']:.2f} GiB)"
 
-# %% ../nbs/09_train.ipynb #7b949a74
+# %% ../nbs/09_train.ipynb #0eebcbc9
 PEAK_TFLOPS = [('H200', 989.), ('H100 PCIe', 756.), ('H100', 989.), ('GH200', 989.), ('B200', 2250.), ('A100', 312.),
                ('L40S', 362.), ('A10G', 70.), ('A10', 125.), ('L4', 121.), ('4090', 165.), ('3090', 71.), ('V100', 125.)]
 
@@ -255,7 +255,7 @@ def peak_flops(device:torch.device, tc:TrainConfig|None=None) -> float|None:
     name = torch.cuda.get_device_name(device)
     return next((tf * 1e12 for key, tf in PEAK_TFLOPS if key in name), None)
 
-# %% ../nbs/09_train.ipynb #86a8d432
+# %% ../nbs/09_train.ipynb #f457d824
 class RunLog:
     "Writers for one rank's telemetry in the run directory."
     def __init__(self, out_dir, rank:int=0, tensorboard:bool=True):
@@ -305,7 +305,7 @@ class RunLog:
     def close(self):
         if self.tb is not None: self.tb.close()
 
-# %% ../nbs/09_train.ipynb #a7b9d0ce
+# %% ../nbs/09_train.ipynb #aa6d844e
 _ENV_PREFIXES = ('NSA_', 'CUDA_', 'NCCL_', 'PYTORCH_', 'TORCH_', 'OMP_', 'HF_', 'TIKTOKEN_', 'TRITON_', 'RANK', 'WORLD_SIZE', 'LOCAL_RANK', 'MASTER_')
 
 def env_info(device:torch.device, env:DistEnv) -> dict:
@@ -345,7 +345,7 @@ def mem_dump(out_dir, tag:str, device:torch.device):
     else: (out / f'mem_{tag}.txt').write_text(f"CPU run: no CUDA allocator. {memory_brief(stats)}\n")
     (out / f'mem_{tag}.json').write_text(json.dumps(stats, indent=1))
 
-# %% ../nbs/09_train.ipynb #aa6d844e
+# %% ../nbs/09_train.ipynb #0ef2d250
 class Watchdog:
     "Dump every thread's stack into `<out>/watchdog_rank{r}.txt` when a watched block outlives `timeout` seconds."
     def __init__(self, out_dir, rank:int, timeout:float):
@@ -371,7 +371,7 @@ class Watchdog:
             if self.path.stat().st_size == 0: self.path.unlink()
             self.f = None
 
-# %% ../nbs/09_train.ipynb #0196dfb9
+# %% ../nbs/09_train.ipynb #ca6e77f8
 def lm_loss(logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
     "Mean next-token cross-entropy of `logits [B, T, V]` against `y [B, T]`, in float32."
     return F.cross_entropy(logits.float().flatten(0, 1), y.flatten())
@@ -393,7 +393,7 @@ class Trainer:
         from tqdm.auto import tqdm
         tqdm.write(' '.join(str(m) for m in msg))
 
-# %% ../nbs/09_train.ipynb #ca6e77f8
+# %% ../nbs/09_train.ipynb #92556077
 @patch
 def check(self:Trainer):
     "Run the preflight; print the resolved config, warnings and problems; raise `PreflightError` listing every problem."
@@ -414,7 +414,7 @@ def _yaml_dump(cfg:RunConfig) -> str:
 
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
 
-# %% ../nbs/09_train.ipynb #92556077
+# %% ../nbs/09_train.ipynb #80124aa4
 @patch
 def setup(self:Trainer):
     tc, env, dev = self.tc, self.env, self.device
@@ -440,7 +440,7 @@ def setup(self:Trainer):
     self.mem_every = int(os.environ.get('NSA_MEM_DUMP_EVERY', tc.mem_dump_every) or 0)
     return self
 
-# %% ../nbs/09_train.ipynb #80124aa4
+# %% ../nbs/09_train.ipynb #c280657b
 @patch
 def start(self:Trainer):
     tc, env = self.tc, self.env
@@ -480,7 +480,7 @@ def start(self:Trainer):
     if self.mem_every: mem_dump(self.out, f'boot_rank{env.rank}', self.device)
     return self
 
-# %% ../nbs/09_train.ipynb #c280657b
+# %% ../nbs/09_train.ipynb #4bb0f07e
 @patch
 def train_step(self:Trainer) -> tuple[float, float]:
     "One optimizer step; returns (loss, grad_norm) as floats, the loss averaged over micro-steps and ranks."
@@ -511,7 +511,7 @@ def train_step(self:Trainer) -> tuple[float, float]:
     self.step += 1
     return loss_f, gn_f
 
-# %% ../nbs/09_train.ipynb #4bb0f07e
+# %% ../nbs/09_train.ipynb #4b3eb167
 @patch
 @torch.no_grad()
 def evaluate(self:Trainer) -> dict:
@@ -532,7 +532,7 @@ def evaluate(self:Trainer) -> dict:
     if sl is not None: out.update(answer_loss=(acc[2] / acc[1]).item(), answer_acc=(acc[3] / acc[4]).item())
     return out
 
-# %% ../nbs/09_train.ipynb #4b3eb167
+# %% ../nbs/09_train.ipynb #d22810cf
 def _gather(obj, env:DistEnv) -> list:
     if not env.ddp: return [obj]
     out = [None] * env.world_size
@@ -550,7 +550,7 @@ def save(self:Trainer) -> Path|None:
     self.last_ckpt = save_checkpoint(self.out, self.step, state, self.tc.keep_last)
     return self.last_ckpt
 
-# %% ../nbs/09_train.ipynb #d22810cf
+# %% ../nbs/09_train.ipynb #ed85e520
 @patch
 def attention_stats(self:Trainer) -> tuple[list[dict], list[dict], list[dict]]:
     "Rows for gate_stats.csv, k_stats.csv and fallback_counters.csv at this step."
@@ -564,7 +564,7 @@ def attention_stats(self:Trainer) -> tuple[list[dict], list[dict], list[dict]]:
     fb = [dict(step=self.step, reason=k, count=v) for k, v in get_fallback_counters().items()]
     return gates, ks, fb
 
-# %% ../nbs/09_train.ipynb #ed85e520
+# %% ../nbs/09_train.ipynb #1e7ed8ff
 @patch
 def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     tc = self.tc
@@ -586,7 +586,7 @@ def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     mfu_s = f"MFU {mfu * 100:.1f}%" if mfu is not None else "MFU n/a (cpu)"
     self.log(f"step {self.step}/{tc.steps} | loss {loss:.4f} | lr {row['lr']:.2e} | {tok_s:,.0f} tok/s | {step_s * 1e3:.0f} ms/step | {mfu_s} | {memory_brief(mem)}")
 
-# %% ../nbs/09_train.ipynb #1e7ed8ff
+# %% ../nbs/09_train.ipynb #b8a37581
 _PROMPTS = dict(stdlib='def ', local='The ', fineweb_edu='The ', synthetic='', passkey='')
 
 @patch
@@ -600,7 +600,7 @@ def sample(self:Trainer, n:int|None=None) -> str:
         out = self.core.generate(ids[None].to(self.device), n or tc.sample_tokens, temperature=0.8, top_k=50, generator=g, context=tc.seq_len)
     return tok.decode(out[0].tolist())
 
-# %% ../nbs/09_train.ipynb #b8a37581
+# %% ../nbs/09_train.ipynb #5db7321e
 @patch
 def write_metrics(self:Trainer, **extra):
     if not self.env.main: return
@@ -612,7 +612,7 @@ def write_metrics(self:Trainer, **extra):
              flops_per_token=self.flops_tok, **memory_stats(self.device), **extra)
     atomic_write(self.out / 'metrics.json', lambda f: f.write(json.dumps(m, indent=1, default=str).encode()))
 
-# %% ../nbs/09_train.ipynb #85cb6071
+# %% ../nbs/09_train.ipynb #cc6a7fd3
 @patch
 def run(self:Trainer, stop_after:int|None=None) -> dict:
     "Train; returns the metrics (with `losses`: {step: loss} of this session)."
@@ -681,7 +681,7 @@ def stop_nonfinite(self:Trainer, loss:float, gn:float) -> dict:
     if self.env.main: print(msg, file=sys.stderr)
     return {**self.result(), 'message': msg}
 
-# %% ../nbs/09_train.ipynb #5db7321e
+# %% ../nbs/09_train.ipynb #1030c01f
 def train(cfg:RunConfig|None=None,           # the run; None: the embedded default (the tiny CPU run)
           resume:bool=False,                 # continue from out_dir's latest checkpoint
           model:nn.Module|None=None,         # a ready model instead of TransformerLM(cfg.model, cfg.nsa)
@@ -695,7 +695,7 @@ def train(cfg:RunConfig|None=None,           # the run; None: the embedded defau
     finally:
         if getattr(tr, 'owns_pg', False) and dist.is_initialized(): dist.destroy_process_group()
 
-# %% ../nbs/09_train.ipynb #3cbd11b0
+# %% ../nbs/09_train.ipynb #c6210c70
 def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[TransformerLM, RunConfig, object]:
     "`(model, config, tokenizer)` from a checkpoint file or a run directory (its latest checkpoint), model in eval mode."
     p = Path(path)
@@ -707,7 +707,7 @@ def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[Transfor
     model.load_state_dict(s['model']); model.eval()
     return model, cfg, get_tokenizer(cfg.data.tokenizer)
 
-# %% ../nbs/09_train.ipynb #c6210c70
+# %% ../nbs/09_train.ipynb #5345ccee
 def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings
                      seq_len:int, batch_size:int,  # the shape of one step
                      steps:int=10,                 # timed steps
