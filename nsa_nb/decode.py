@@ -20,7 +20,7 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention
+from .model import TransformerLM, DenseAttention, sample_next
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
@@ -464,14 +464,6 @@ def fill_random_(cache, T:int|list, seed:int=0):
     return cache
 
 # %% ../nbs/11_decode.ipynb #9a62e1d3
-def _sample(logits:torch.Tensor, temperature:float, top_k:int|None, generator) -> torch.Tensor:
-    "Next tokens `[B, 1]` from `logits [B, vocab]`: argmax at temperature 0, else sampled (top_k optional), as notebook 07."
-    if temperature <= 0: return logits.argmax(-1, keepdim=True)
-    logits = logits / temperature
-    if top_k: logits = logits.masked_fill(logits < logits.topk(min(top_k, logits.shape[-1]), -1).values[:, -1:], float('-inf'))
-    return torch.multinomial(logits.softmax(-1), 1, generator=generator)
-
-# %% ../nbs/11_decode.ipynb #017ec058
 @patch
 @torch.no_grad()
 def generate(self:TransformerLM,
@@ -490,7 +482,7 @@ def generate(self:TransformerLM,
         ctx = context or idx.shape[1] + max_new_tokens
         logits, cache = self.prefill(idx[:, -ctx:], max_len=min(ctx, idx.shape[1] + max_new_tokens), all_logits=False, count_reads=False)
         for i in range(max_new_tokens):
-            nxt = _sample(logits[:, -1].float(), temperature, top_k, generator)
+            nxt = sample_next(logits[:, -1].float(), temperature, top_k, generator)
             idx = torch.cat([idx, nxt], 1)
             if i == max_new_tokens - 1: break
             if cache.lens_host[0] < cache.max_len: logits, cache = self.decode_step(nxt, cache)
@@ -498,7 +490,7 @@ def generate(self:TransformerLM,
     finally: self.train(was)
     return idx
 
-# %% ../nbs/11_decode.ipynb #56e05cf3
+# %% ../nbs/11_decode.ipynb #a240a9ff
 _jit = triton.jit if triton is not None else (lambda f: f)                                  # importable without Triton
 
 @_jit
@@ -546,7 +538,7 @@ def _dec_range_kernel(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH,
     tl.store(LSE + row * NS + i_s, tl.where(empty, float('-inf'), (b_m + tl.log2(tl.where(empty, 1., b_l))) * 0.6931471805599453), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NS + i_s, tl.maximum(s_hi - s_lo, 0))
 
-# %% ../nbs/11_decode.ipynb #a5af86d5
+# %% ../nbs/11_decode.ipynb #97ca16f8
 @_jit
 def _dec_scores_kernel(S, LSE, POS, SC, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
@@ -577,7 +569,7 @@ def _dec_scores_kernel(S, LSE, POS, SC, C, n_slc, l, d, l_sel, n_init, n_local, 
     b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
     tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
 
-# %% ../nbs/11_decode.ipynb #f2a819d8
+# %% ../nbs/11_decode.ipynb #59eff7bc
 @_jit
 def _dec_sel_kernel(Q, KS, VS, IDX, POS, O, LSE, CNT, C, scale, l_sel,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
@@ -606,7 +598,7 @@ def _dec_sel_kernel(Q, KS, VS, IDX, POS, O, LSE, CNT, C, scale, l_sel,
     tl.store(LSE + row * NSEL + i_n, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(tl.where(b_l == 0., 1., b_l))) * 0.6931471805599453), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NSEL + i_n, tl.sum(m_s.to(tl.int32), 0))
 
-# %% ../nbs/11_decode.ipynb #3167b12d
+# %% ../nbs/11_decode.ipynb #f2a819d8
 @_jit
 def _merge_splits(O, L, row, NS, NSP: tl.constexpr, V: tl.constexpr, BV: tl.constexpr):
     "Merge the NS partial attentions (o normalised over its chunk, lse) of query row `row`: `o [BV]` over all chunks."
@@ -629,7 +621,7 @@ def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
     b_o += tl.load(GATE + row * 3 + 2).to(tl.float32) * _merge_splits(OW, LW, row, NSW, NSPW, V, BV)
     tl.store(OUT + row * V + o_v, b_o.to(OUT.dtype.element_ty), mask=o_v < V)             # Eq. 5
 
-# %% ../nbs/11_decode.ipynb #cc38a55f
+# %% ../nbs/11_decode.ipynb #e931c432
 @functools.lru_cache(None)
 def _sm_count(index:int) -> int: return torch.cuda.get_device_properties(index).multi_processor_count
 
@@ -642,7 +634,7 @@ def _split(n:int, BN:int, rows:int, device:torch.device) -> tuple[int, int]:
     CH = BN * max(1, triton.cdiv(triton.cdiv(n, want), BN))
     return CH, max(1, triton.cdiv(n, CH))
 
-# %% ../nbs/11_decode.ipynb #45a4ba2b
+# %% ../nbs/11_decode.ipynb #cc38a55f
 def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries, RoPE applied
                       lc:NSALayerCache,    # caches that already hold the new tokens
                       pos:torch.Tensor,    # [B] int64 positions of the new tokens (on the device)
@@ -691,7 +683,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     reads = torch.stack([n_c.sum(-1), n_s.sum(-1), n_w.sum(-1)], -1).view(B, H, 3).long() if count else None
     return out, idx.view(B, H, cfg.n_sel), reads
 
-# %% ../nbs/11_decode.ipynb #b0c88a44
+# %% ../nbs/11_decode.ipynb #3a696b18
 def graph_replay_check(model:TransformerLM, cache:DecodeCache, tokens:torch.Tensor) -> float:
     "Decode `tokens [n, B, 1]` eagerly on a copy of `cache`, and by replaying one captured `decode_step` on `cache`: the max abs difference of the logits (0: bit-identical)."
     eager_cache, warm_cache = cache.clone(), cache.clone()
@@ -711,7 +703,7 @@ def graph_replay_check(model:TransformerLM, cache:DecodeCache, tokens:torch.Tens
     assert cache.lens_host == eager_cache.lens_host, (cache.lens_host, eager_cache.lens_host)
     return diff
 
-# %% ../nbs/11_decode.ipynb #c8ac0553
+# %% ../nbs/11_decode.ipynb #60ae6d5e
 def gpu_decode_check(T:int=900) -> str:
     "GPU: Triton decode == full forward (fp32, ragged rows; 99% of row-steps within 1e-4, all within 1e-2), reads == predicted at every step, dense too; CUDA-graph replay == eager, bit for bit. Returns a summary."
     tf32 = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
@@ -734,7 +726,7 @@ def gpu_decode_check(T:int=900) -> str:
         return '; '.join(out) + '; reads == predicted every step; 32 graph replays == eager'
     finally: torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = tf32
 
-# %% ../nbs/11_decode.ipynb #9c14c5d6
+# %% ../nbs/11_decode.ipynb #3e86e7de
 def _time_steps(step, steps:int, warmup:int, graph:bool) -> float:
     "Mean ms per call of `step()`: after `warmup` calls, `steps` eager calls or `steps` replays of one captured call."
     if graph:
@@ -755,7 +747,7 @@ def _time_steps(step, steps:int, warmup:int, graph:bool) -> float:
     b.record(); torch.cuda.synchronize()
     return a.elapsed_time(b) / steps
 
-# %% ../nbs/11_decode.ipynb #22c42213
+# %% ../nbs/11_decode.ipynb #9c14c5d6
 def _bench_model(attn:str, config:str|None, dtype) -> TransformerLM:
     "The 125M model: `config`'s model and nsa sections when the file exists, else the same shape built in; Triton backend."
     from nsa_nb.config import load_config
@@ -789,7 +781,7 @@ def _bench_one(model:TransformerLM, part:str, B:int, T:int, graph:bool, steps:in
     k, v = lc.k[:, :, :T + 1], lc.v[:, :, :T + 1]
     return _time_steps(lambda: sdpa_decode(q[:, :, None], k, v), steps, warmup, graph)
 
-# %% ../nbs/11_decode.ipynb #9f69dc75
+# %% ../nbs/11_decode.ipynb #22c42213
 def decode_table(rows:list[dict]) -> str:
     "Markdown table: one line per (part, B, T, mode) with dense and NSA ms per token, the speed-up, and the read ratio T / R(T)."
     key = lambda r: (r['part'], r['B'], r['T'], r['mode'])
@@ -805,7 +797,7 @@ def decode_table(rows:list[dict]) -> str:
                      f"{f(rd / rn if rd and rn else None, '.1f')} |")
     return '\n'.join(lines)
 
-# %% ../nbs/11_decode.ipynb #0c095e59
+# %% ../nbs/11_decode.ipynb #9f69dc75
 def bench_decode(contexts=(8192, 16384, 32768, 65536, 131072),  # context lengths T (cached tokens before the step)
                  batches=(1, 8),                                # sequences decoded together
                  parts=('core', 'layer', 'model'),              # attention over the cache / the attention layer / the whole model

@@ -14,7 +14,7 @@ from .config import ModelConfig, NSAConfig
 from .attention import NSAttention, rope_cos_sin, apply_rope
 
 # %% auto #0
-__all__ = ['RMSNorm', 'DenseAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM',
+__all__ = ['RMSNorm', 'DenseAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'sample_next',
            'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
@@ -137,6 +137,14 @@ def num_params(self:TransformerLM, non_embedding:bool=False) -> int:
     return n - self.tok_emb.weight.numel() if non_embedding else n
 
 # %% ../nbs/07_model.ipynb #9d1875c1
+def sample_next(logits:torch.Tensor, temperature:float=0.0, top_k:int|None=None, generator=None) -> torch.Tensor:
+    "Next tokens `[B, 1]` from `logits [B, vocab]`: argmax at temperature 0, else sampled from softmax(logits / temperature), optionally among the top_k."
+    if temperature <= 0: return logits.argmax(-1, keepdim=True)
+    logits = logits / temperature
+    if top_k: logits = logits.masked_fill(logits < logits.topk(min(top_k, logits.shape[-1]), -1).values[:, -1:], float('-inf'))
+    return torch.multinomial(logits.softmax(-1), 1, generator=generator)
+
+# %% ../nbs/07_model.ipynb #a7461b1a
 @patch
 @torch.no_grad()
 def generate(self:TransformerLM,
@@ -153,16 +161,11 @@ def generate(self:TransformerLM,
     try:
         for _ in range(max_new_tokens):
             logits = self(idx[:, -context:] if context else idx)[:, -1].float()  # [B, vocab]
-            if temperature <= 0: nxt = logits.argmax(-1, keepdim=True)
-            else:
-                logits = logits / temperature
-                if top_k: logits = logits.masked_fill(logits < logits.topk(min(top_k, logits.shape[-1]), -1).values[:, -1:], float('-inf'))
-                nxt = torch.multinomial(logits.softmax(-1), 1, generator=generator)
-            idx = torch.cat([idx, nxt], 1)
+            idx = torch.cat([idx, sample_next(logits, temperature, top_k, generator)], 1)
     finally: self.train(was)
     return idx
 
-# %% ../nbs/07_model.ipynb #9d209e0b
+# %% ../nbs/07_model.ipynb #4df2e1c4
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     "Mean keys a query reads over positions t < T in NSA: compressed blocks + selected tokens + window."
     t = torch.arange(T, dtype=torch.float64)
