@@ -14,6 +14,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 try:
     import triton
     import triton.language as tl
+    from nsa_nb.kernels.banded import online_softmax_step                        # FlashAttention-2's update, shared
 except ImportError: triton = tl = None                                              # the reference path needs no Triton
 from .config import NSAConfig, ModelConfig
 from .reference import upcast, masked_softmax, masked_attend
@@ -526,13 +527,7 @@ def _dec_range_kernel(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH,
         b_s = tl.dot(b_q, b_k, input_precision=PREC)                                        # [BG, BN]
         if WRITE_S: tl.store(S + row[:, None] * C + o_s[None, :], b_s * scale, mask=m_g[:, None] & m_s[None, :])
         b_s = tl.where(m_s[None, :], b_s * (scale * 1.4426950408889634), float('-inf'))     # log2 units
-        m_new = tl.maximum(b_m, tl.max(b_s, 1))
-        m_safe = tl.where(m_new == float('-inf'), 0., m_new)
-        b_p = tl.exp2(b_s - m_safe[:, None])
-        alpha = tl.exp2(b_m - m_safe)
-        b_l = b_l * alpha + tl.sum(b_p, 1)
-        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
-        b_m = m_new
+        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)
     empty = b_l == 0.
     tl.store(O + (row * NS + i_s)[:, None] * V + o_v[None, :], b_acc / tl.where(empty, 1., b_l)[:, None], mask=m_g[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row * NS + i_s, tl.where(empty, float('-inf'), (b_m + tl.log2(tl.where(empty, 1., b_l))) * 0.6931471805599453), mask=m_g)

@@ -15,8 +15,8 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "start Python with TRITON_INTERPRET=1 in the environment, or import nsa_nb before anything that imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DKDV_SPLIT', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention', 'banded_attention',
-           'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['INTERPRET', 'DKDV_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention',
+           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -37,7 +37,17 @@ def _rows(i_m, T, G: tl.constexpr, BM: tl.constexpr):
     r_t = i_m * BT + o_r // G
     return r_t, o_r % G, (o_r < BT * G) & (r_t < T)
 
-# %% ../../nbs/06a_kernel_banded.ipynb #7fd11f12
+# %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
+@triton.jit
+def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
+    "One key tile: scores `b_s [M, N]` in log2 units (-inf = masked), values `b_v [N, V]`; returns the updated `(m [M], l [M], acc [M, V])`."
+    m_new = tl.maximum(b_m, tl.max(b_s, 1))
+    m_safe = tl.where(m_new == float('-inf'), 0., m_new)                          # rows with no key yet
+    b_p = tl.exp2(b_s - m_safe[:, None])
+    alpha = tl.exp2(b_m - m_safe)
+    return m_new, b_l * alpha + tl.sum(b_p, 1), b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
+
+# %% ../../nbs/06a_kernel_banded.ipynb #386bc3c3
 @triton.jit
 def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -62,19 +72,13 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
         m_s = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :]
         if WINDOW: m_s = m_s & (pos[None, :] > r_t[:, None] - w)
         b_s = tl.where(m_s, tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))          # [BM, BN], log2 units
-        m_new = tl.maximum(b_m, tl.max(b_s, 1))
-        m_safe = tl.where(m_new == float('-inf'), 0., m_new)                      # rows with no key yet
-        b_p = tl.exp2(b_s - m_safe[:, None])
-        alpha = tl.exp2(b_m - m_safe)
-        b_l = b_l * alpha + tl.sum(b_p, 1)
-        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
-        b_m = m_new
+        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # rows with no key yet stay at m = -inf, l = 0
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row, tl.where(empty, float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
 
-# %% ../../nbs/06a_kernel_banded.ipynb #386bc3c3
+# %% ../../nbs/06a_kernel_banded.ipynb #0b85a99a
 INTERPRET = os.environ.get('TRITON_INTERPRET') == '1'
 
 def _tiles(G:int, K:int, V:int):
@@ -98,7 +102,7 @@ def _params(k_pos, w):
     "Scalar args (ps, po, w) and the WINDOW flag from a key-position map (stride, offset) and a window (None: unbounded)."
     return (k_pos[0], k_pos[1], w if w is not None else 0), w is not None
 
-# %% ../../nbs/06a_kernel_banded.ipynb #0ae785fc
+# %% ../../nbs/06a_kernel_banded.ipynb #6fb0931f
 def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
     "Forward launch: `q [B,T,HQ,K]`, `k [B,S,H,K]`, `v [B,S,H,V]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]` (fp32)."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -112,7 +116,7 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
                              BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     return o, lse
 
-# %% ../../nbs/06a_kernel_banded.ipynb #9600bf45
+# %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
 @triton.jit
 def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -154,7 +158,7 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
         tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
         tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
-# %% ../../nbs/06a_kernel_banded.ipynb #96955ee8
+# %% ../../nbs/06a_kernel_banded.ipynb #69abe255
 @triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -184,7 +188,7 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
-# %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
+# %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
 DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
 
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
@@ -211,7 +215,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta)
     return dq, dk, dv
 
-# %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
+# %% ../../nbs/06a_kernel_banded.ipynb #c23442d3
 class BandedAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, q, k, v, k_pos, w, scale):
@@ -226,7 +230,7 @@ class BandedAttention(torch.autograd.Function):
         q, k, v, o, lse = ctx.saved_tensors
         return *banded_bwd(q, k, v, o, lse, do, ctx.k_pos, ctx.w, ctx.scale), None, None, None
 
-# %% ../../nbs/06a_kernel_banded.ipynb #f61e9781
+# %% ../../nbs/06a_kernel_banded.ipynb #2ff5a91d
 def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
                      k:torch.Tensor,  # [B, S, H, K] keys
                      v:torch.Tensor,  # [B, S, H, V] values

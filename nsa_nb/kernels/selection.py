@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, dot_precision
+from .banded import INTERPRET, dot_precision, online_softmax_step
 
 # %% auto #0
 __all__ = ['LAUNCH', 'SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
@@ -39,13 +39,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
         b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
         b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))  # [BG, BS]
-        m_new = tl.maximum(b_m, tl.max(b_s, 1))
-        m_safe = tl.where(m_new == float('-inf'), 0., m_new)                        # an unused slot (-1) before any block
-        b_p = tl.exp2(b_s - m_safe[:, None])
-        alpha = tl.exp2(b_m - m_safe)
-        b_l = b_l * alpha + tl.sum(b_p, 1)
-        b_acc = b_acc * alpha[:, None] + tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC)
-        b_m = m_new
+        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # an unused slot (-1) before any block adds nothing
     b_o = b_acc / tl.where(b_l == 0., 1., b_l)[:, None]
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_g[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_g)
