@@ -80,7 +80,7 @@ class ModelConfig(_Section):
     n_kv_groups: int = 2       # key/value heads H (GQA groups); n_heads must be a multiple of it
     d_k: int = 32              # query/key head dim K (even: RoPE rotates pairs)
     d_v: int = 32              # value head dim V (may differ from d_k)
-    attn: str = 'nsa'          # 'nsa' or 'dense' (SDPA): every comparison is this one flag
+    attn: str = 'nsa'          # 'nsa', 'dense' (SDPA) or 'window' (the sliding-window branch alone, nsa.w): every comparison is this one flag
     backend: str = 'auto'      # NSA backend: 'auto' (triton on CUDA, else reference), 'triton', 'reference'
     mlp_ratio: float = 4.0     # MLP hidden width = mlp_ratio * dim (SwiGLU uses 2/3 of that, rounded)
     rope_base: float = 10000.0 # RoPE base frequency
@@ -94,7 +94,7 @@ class ModelConfig(_Section):
             p.append(f"model.n_heads={self.n_heads} is not a multiple of model.n_kv_groups={self.n_kv_groups}: "
                      f"choose n_kv_groups among {[g for g in range(1, self.n_heads + 1) if self.n_heads % g == 0]}")
         if self.d_k % 2: p.append(f"model.d_k={self.d_k} is odd: RoPE rotates pairs of dims, use an even d_k")
-        if self.attn not in ('nsa', 'dense'): p.append(f"model.attn={self.attn!r}: must be 'nsa' or 'dense'")
+        if self.attn not in ('nsa', 'dense', 'window'): p.append(f"model.attn={self.attn!r}: must be 'nsa', 'dense' or 'window'")
         if self.backend not in ('auto', 'triton', 'reference'): p.append(f"model.backend={self.backend!r}: must be 'auto', 'triton' or 'reference'")
         return p
 
@@ -133,6 +133,7 @@ class TrainConfig(_Section):
     sample_prompt: str = ''        # prompt of the samples ('': a default that suits the dataset)
     peak_tflops: float = 0.0       # accelerator peak TFLOP/s for MFU (0: from the GPU's name; none on CPU)
     tensorboard: bool = True       # write <out_dir>/tb when the tensorboard package is installed
+    max_minutes: float = 0.0       # stop after this many minutes of wall time, with a checkpoint (0: off); for a job's time limit or same-time comparisons
 
     def check(self) -> list[str]:
         p = _positive(self, ['steps', 'seq_len', 'batch_size', 'accumulate_grad_batches', 'eval_batches', 'log_every'])
@@ -142,6 +143,7 @@ class TrainConfig(_Section):
         if not self.lr > 0: p.append(f"train.lr={self.lr}: must be > 0")
         if self.min_lr > self.lr: p.append(f"train.min_lr={self.min_lr} > train.lr={self.lr}: the cosine floor must be below the peak")
         if not self.watchdog_s > 0: p.append(f"train.watchdog_s={self.watchdog_s}: must be > 0 seconds")
+        if self.max_minutes < 0: p.append(f"train.max_minutes={self.max_minutes}: must be >= 0 (0: no time limit)")
         if self.peak_tflops < 0: p.append(f"train.peak_tflops={self.peak_tflops}: must be >= 0 (0: from the GPU's name)")
         if not p and self.batch_size % self.accumulate_grad_batches:
             p.append(f"train.batch_size={self.batch_size} is not divisible by train.accumulate_grad_batches={self.accumulate_grad_batches}")
@@ -159,8 +161,9 @@ class DataConfig(_Section):
     text_field: str = 'text'    # record field holding the text in jsonl/parquet/hub data
     val_fraction: float = 0.01  # share of documents held out for validation
     max_docs: int = 0           # read at most this many documents (0: all)
-    passkey_distance: int = 0   # passkey: tokens from the key to the answer (0: as far as seq_len allows); > nsa.w puts it out of the window's reach
+    passkey_distance: int = 0   # passkey: tokens from the key to the answer (0: as far as seq_len allows; -1: uniform at random per sample); > nsa.w puts it out of the window's reach
     passkey_digits: int = 5     # passkey: digits of the key (the answer whose loss is measured)
+    passkey_loss: str = 'all'   # passkey: train on the loss of 'all' tokens or of the 'answer' digits only
     hf_path: str = 'HuggingFaceFW/fineweb-edu'  # fineweb_edu: the Hub dataset streamed
     hf_name: str = 'sample-10BT'                # fineweb_edu: its configuration
     hf_split: str = 'train'                     # fineweb_edu: its split
@@ -169,7 +172,8 @@ class DataConfig(_Section):
         p = []
         if self.dataset not in DATASETS: p.append(f"data.dataset={self.dataset!r}: must be one of {DATASETS}")
         if self.tokenizer not in ('bytes', 'gpt2'): p.append(f"data.tokenizer={self.tokenizer!r}: must be 'bytes' or 'gpt2'")
-        if self.passkey_distance < 0: p.append(f"data.passkey_distance={self.passkey_distance}: must be >= 0 (0: as far as seq_len allows)")
+        if self.passkey_distance < -1: p.append(f"data.passkey_distance={self.passkey_distance}: must be >= 1, 0 (as far as seq_len allows) or -1 (random per sample)")
+        if self.passkey_loss not in ('all', 'answer'): p.append(f"data.passkey_loss={self.passkey_loss!r}: must be 'all' or 'answer'")
         if self.passkey_digits < 1: p.append(f"data.passkey_digits={self.passkey_digits}: must be >= 1")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")
         if not 0 <= self.val_fraction < 1: p.append(f"data.val_fraction={self.val_fraction}: must be in [0, 1)")

@@ -209,7 +209,7 @@ _FILLER = ["The grass is green. ", "The sky is blue. ", "The sun is yellow. ", "
            "The river flows to the sea. ", "A day has twenty-four hours. ", "Birds sing in the morning. "]
 
 class PasskeyChunks:
-    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk."
+    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk (-1: a random distance per chunk)."
     def __init__(self, seq_len:int, tokenizer, distance:int=0, digits:int=5, seed:int=0):
         self.seq_len, self.tok, self.digits, self.seed = seq_len, tokenizer, digits, seed
         e = lambda s: [int(t) for t in tokenizer.encode(s)]
@@ -220,10 +220,11 @@ class PasskeyChunks:
         n = seq_len + 1
         self.min_distance = digits + len(self.key_post) + len(self.question)
         self.max_distance = n - digits - len(self.key_pre)
-        self.distance = distance or self.max_distance
+        self.random = distance == -1                                        # uniform in [min_distance, max_distance] per chunk
+        self.distance = self.max_distance if distance in (0, -1) else distance
         if not self.min_distance <= self.distance <= self.max_distance:
             raise ValueError(f"data.passkey_distance={distance}: with train.seq_len={seq_len} it must be in "
-                             f"[{self.min_distance}, {self.max_distance}] (0: the largest); raise train.seq_len or lower the distance")
+                             f"[{self.min_distance}, {self.max_distance}] (0: the largest, -1: random); raise train.seq_len or lower the distance")
         self.answer_slice = slice(-digits, None)   # the answer's positions in y (and in the logits)
 
     def _fill(self, rng, n:int) -> list[int]:
@@ -234,7 +235,8 @@ class PasskeyChunks:
     def __getitem__(self, i:int) -> torch.Tensor:
         rng = np.random.default_rng([self.seed, i])
         key = [self.digit_ids[int(d)][0] for d in rng.integers(0, 10, self.digits)]
-        n, D = self.seq_len + 1, self.distance
+        n = self.seq_len + 1
+        D = int(rng.integers(self.min_distance, self.max_distance + 1)) if self.random else self.distance
         head = n - self.digits - D - len(self.key_pre)                      # filler before the key
         mid = D - self.digits - len(self.key_post) - len(self.question)    # filler between key and question
         toks = self._fill(rng, head) + self.key_pre + key + self.key_post + self._fill(rng, mid) + self.question + key

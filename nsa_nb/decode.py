@@ -21,7 +21,7 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention, sample_next
+from .model import TransformerLM, DenseAttention, WindowAttention, sample_next
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
@@ -105,6 +105,8 @@ def layer_cache(attn, B:int, max_len:int, device=None, dtype=None, backend:str|N
     device, dtype = device or attn.q_proj.weight.device, dtype or attn.q_proj.weight.dtype
     z = lambda C, D: torch.zeros(B, attn.n_kv, C, D, device=device, dtype=dtype)           # [B, H, C, D]
     reads = lambda n: torch.zeros(B, attn.n_kv, n, device=device, dtype=torch.long)
+    if isinstance(attn, WindowAttention):
+        raise NotImplementedError("no decode cache for model.attn='window' (a baseline for training comparisons); generate() re-runs the forward for it")
     if isinstance(attn, DenseAttention): return DenseLayerCache(z(max_len, attn.d_k), z(max_len, attn.d_v), reads(1))
     if not isinstance(attn, NSAttention): raise TypeError(f"no decode cache for {type(attn).__name__}: NSAttention or DenseAttention")
     c = attn.cfg
@@ -478,6 +480,7 @@ def generate(self:TransformerLM,
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`. Prefill once, then one cached decode step per token."
     if idx.dim() == 1: idx = idx[None]
     if max_new_tokens <= 0: return idx
+    if self.cfg.attn == 'window': return self.generate_uncached(idx, max_new_tokens, temperature, top_k, generator, context)
     was = self.training; self.eval()
     try:
         ctx = context or idx.shape[1] + max_new_tokens

@@ -4,18 +4,19 @@
 
 # %% ../nbs/07_model.ipynb #b3e90889
 from __future__ import annotations
-import math
+import collections, math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
-from .attention import NSAttention, rope_cos_sin, apply_rope
+from .attention import NSAttention, rope_cos_sin, apply_rope, resolve_backend, triton_kernels, count_fallback
+from .sliding import sliding_attention
 
 # %% auto #0
-__all__ = ['RMSNorm', 'DenseAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'sample_next',
-           'nsa_keys_per_query']
+__all__ = ['RMSNorm', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM',
+           'sample_next', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -56,8 +57,27 @@ class DenseAttention(nn.Module):
         v = self.v_proj(x).view(B, T, self.n_kv, self.d_v)
         cos, sin = rope_cos_sin(T, self.d_k, self.rope_base, device=x.device)
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-        o = _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))   # [B, HQ, T, V]
-        return self.o_proj(o.transpose(1, 2).reshape(B, T, self.n_heads * self.d_v))
+        return self.o_proj(self.attend(q, k, v).reshape(B, T, self.n_heads * self.d_v))
+
+    def attend(self, q, k, v):
+        "`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal, every earlier key."
+        return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
+
+# %% ../nbs/07_model.ipynb #9949acd8
+class WindowAttention(DenseAttention):
+    "Sliding-window GQA attention alone (`model.attn='window'`): `x [B, T, dim]` -> `[B, T, dim]`, keys t-w < s <= t."
+    def __init__(self, dim:int, n_heads:int, n_kv_groups:int, d_k:int, d_v:int, w:int, backend:str='auto', rope_base:float=10000.0):
+        super().__init__(dim, n_heads, n_kv_groups, d_k, d_v, rope_base)
+        self.w, self.backend, self.fallbacks = w, backend, collections.Counter()
+
+    def attend(self, q, k, v):
+        if resolve_backend(self.backend, q.device) == 'triton':
+            if triton_kernels() is not None and q.dtype != torch.float64 and max(self.d_k, self.d_v) <= 256:
+                from nsa_nb.kernels.banded import sliding_attention_triton
+                return sliding_attention_triton(q, k, v, self.w)[0]
+            count_fallback('window_unsupported', f"window attention with {q.dtype}, K={self.d_k}, V={self.d_v} on {q.device}: "
+                           "running the reference (needs CUDA or TRITON_INTERPRET=1, fp16/bf16/fp32, K and V <= 256)", self.fallbacks)
+        return sliding_attention(q, k, v, self.w)[0]
 
 # %% ../nbs/07_model.ipynb #7e8e02ff
 def swiglu_hidden(dim:int, mlp_ratio:float) -> int:
@@ -73,10 +93,11 @@ class SwiGLU(nn.Module):
 
 # %% ../nbs/07_model.ipynb #90dc8491
 def make_attention(mc:ModelConfig, nsa:NSAConfig) -> nn.Module:
-    "The attention layer that `mc.attn` names: NSA on `mc.backend`, or dense SDPA."
+    "The attention layer that `mc.attn` names: NSA on `mc.backend`, dense SDPA, or NSA's window branch alone (`nsa.w`)."
     if mc.attn == 'nsa': return NSAttention(mc.dim, mc.n_heads, mc.n_kv_groups, mc.d_k, mc.d_v, cfg=nsa, backend=mc.backend, rope_base=mc.rope_base)
     if mc.attn == 'dense': return DenseAttention(mc.dim, mc.n_heads, mc.n_kv_groups, mc.d_k, mc.d_v, mc.rope_base)
-    raise ValueError(f"model.attn={mc.attn!r}: must be 'nsa' or 'dense'")
+    if mc.attn == 'window': return WindowAttention(mc.dim, mc.n_heads, mc.n_kv_groups, mc.d_k, mc.d_v, nsa.w, mc.backend, mc.rope_base)
+    raise ValueError(f"model.attn={mc.attn!r}: must be 'nsa', 'dense' or 'window'")
 
 class Block(nn.Module):
     "Pre-norm transformer block: `x + attn(norm(x))`, then `x + mlp(norm(x))`."
@@ -165,6 +186,8 @@ def generate(self:TransformerLM,
     finally: self.train(was)
     return idx
 
+TransformerLM.generate_uncached = TransformerLM.generate   # kept by name: notebook 11 replaces generate with a cached one
+
 # %% ../nbs/07_model.ipynb #4df2e1c4
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     "Mean keys a query reads over positions t < T in NSA: compressed blocks + selected tokens + window."
@@ -179,5 +202,7 @@ def flops_per_token(self:TransformerLM, seq_len:int) -> float:
     "Training FLOPs (forward + backward) per token at `seq_len`: 6 x matmul weights + attention."
     mc = self.cfg
     n_mat = self.num_params(non_embedding=True) + mc.vocab_size * mc.dim   # the head is a matmul even when tied
-    keys = nsa_keys_per_query(seq_len, self.nsa_cfg) if mc.attn == 'nsa' else (seq_len + 1) / 2
+    if mc.attn == 'nsa': keys = nsa_keys_per_query(seq_len, self.nsa_cfg)
+    elif mc.attn == 'window': keys = torch.arange(1, seq_len + 1).clamp(max=self.nsa_cfg.w).double().mean().item()
+    else: keys = (seq_len + 1) / 2
     return 6 * n_mat + 6 * mc.n_layers * mc.n_heads * (mc.d_k + mc.d_v) * keys

@@ -488,13 +488,14 @@ def train_step(self:Trainer) -> tuple[float, float]:
     lr = lr_at(self.step, tc)
     for g in self.opt.param_groups: g['lr'] = lr
     total = torch.zeros((), device=self.device)
+    sl = self.data.answer_slice if self.cfg.data.passkey_loss == 'answer' else None     # passkey: the answer's loss alone
     for m in range(A):
         x, y = next(self.data.train)
         x, y = x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
             with self.amp(): logits = self.fwd(x)
-            loss = lm_loss(logits, y) / A
+            loss = (lm_loss(logits[:, sl], y[:, sl]) if sl is not None else lm_loss(logits, y)) / A
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         total += loss.detach()
     if self.env.ddp: dist.all_reduce(total, op=dist.ReduceOp.AVG if self.device.type == 'cuda' else dist.ReduceOp.SUM)
@@ -644,6 +645,8 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
             if tc.sample_every and self.step % tc.sample_every == 0 and self.env.main: self.log(f"sample at step {self.step}:\n{self.sample()}")
             if tc.save_every and self.step % tc.save_every == 0 and self.step != end:
                 with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
+            if tc.max_minutes and self.time_up():
+                self.log(f"train.max_minutes={tc.max_minutes} reached at step {self.step}: stopping with a checkpoint"); break
         if tc.eval_every: self.validate()
         with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
         self.status = 'done' if self.step >= tc.steps else 'stopped'
@@ -654,6 +657,13 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
         return {**self.result(), 'sample': self.final_sample}
     finally:
         bar.close(); self.runlog.close(); self.watchdog.close()
+
+@patch
+def time_up(self:Trainer) -> bool:
+    "Has `train.max_minutes` of wall time passed? Rank 0's clock decides, so every rank stops after the same step."
+    up = torch.tensor(float(time.time() - self.t_start >= self.tc.max_minutes * 60), device=self.device)
+    if self.env.ddp: dist.broadcast(up, 0)
+    return bool(up.item())
 
 @patch
 def validate(self:Trainer):

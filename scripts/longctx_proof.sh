@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The long-context runs of notebook 14 on one GPU, every one through nsa_nb_train:
+#   lm       the 125M model at seq_len 8192 on the standard library's sources, NSA then dense, LM_MIN minutes each
+#   passkey  passkey retrieval at seq_len 2048 (keys 59..2028 tokens back), NSA then window-only, PK_MIN minutes each,
+#            then accuracy against distance of both into passkey.csv
+# Usage: LM_MIN=10 PK_MIN=5 bash scripts/longctx_proof.sh OUT [lm] [passkey]
+set -uo pipefail
+OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm passkey}
+LM_MIN=${LM_MIN:-10}; PK_MIN=${PK_MIN:-5}
+mkdir -p "$OUT"; export PYTHONUNBUFFERED=1
+want() { [[ " $WHAT " == *" $1 "* ]]; }
+run() {  # name, then nsa_nb_train arguments
+  local name=$1; shift
+  echo "== $name: nsa_nb_train $* train.out_dir=$OUT/$name"
+  python3 -m nsa_nb.cli "$@" train.out_dir="$OUT/$name" train.overwrite=true > "$OUT/$name.log" 2>&1
+  echo "rc=$? $(grep -E '^(done|stopped|train.max_minutes)' "$OUT/$name.log" | tr '\n' ' ')"
+}
+if want lm; then
+  for a in nsa dense; do run lm_$a --config configs/longctx_8k.yaml model.attn=$a train.max_minutes=$LM_MIN; done
+fi
+if want passkey; then
+  for a in nsa window; do run pk_$a --config configs/passkey_2k.yaml model.attn=$a train.max_minutes=$PK_MIN; done
+  python3 - "$OUT" <<'PY'
+import sys
+from nsa_nb.longctx import passkey_sweep
+d = sys.argv[1]
+df = passkey_sweep({'NSA': f'{d}/pk_nsa', 'window only': f'{d}/pk_window'},
+                   [64, 128, 256, 384, 480, 560, 640, 768, 1024, 1280, 1536, 1792, 2000], n=100)
+df.to_csv(f'{d}/passkey.csv', index=False); print(df.to_string())
+PY
+fi
