@@ -2,17 +2,18 @@
 # The multi-GPU check of notebook 14: configs/ddp_check.yaml on 1 GPU and on N GPUs at the same global batch,
 # then the N-GPU run once more, stopped (SIGTERM) after its step-75 checkpoint and continued with --resume.
 # Usage: bash scripts/ddp_check.sh OUT [N]      (writes OUT/{gpu1,gpuN,resumed}/ and OUT/ddp.json)
+# EXTRA="key=value ..." adds overrides to every run (e.g. a tiny model and train.device=cpu to try the script on a CPU).
 set -uo pipefail
 OUT=${1:-runs/ddp_check}; N=${2:-2}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_NCCL_ASYNC_ERROR_HANDLING=1 OMP_NUM_THREADS=4
-C=(--config configs/ddp_check.yaml train.overwrite=true)
+C=(--config configs/ddp_check.yaml train.overwrite=true ${EXTRA:-})
 TR=(torchrun --standalone --nproc_per_node="$N" -m nsa_nb.cli)
 python3 -m nsa_nb.cli "${C[@]}" train.out_dir="$OUT/gpu1" > "$OUT/gpu1.log" 2>&1; echo "gpu1 rc=$?"
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/gpu$N" > "$OUT/gpu$N.log" 2>&1; echo "gpu$N rc=$?"
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/resumed" > "$OUT/resumed_part1.log" 2>&1 & pid=$!
 while [ ! -f "$OUT/resumed/checkpoints/step_0000075.pt" ] && kill -0 $pid 2>/dev/null; do sleep 0.5; done
 kill -TERM $pid 2>/dev/null; wait $pid; echo "stopped after the step-75 checkpoint: rc=$? (latest: $(cat "$OUT/resumed/checkpoints/latest" 2>/dev/null))"
-"${TR[@]}" --config configs/ddp_check.yaml train.out_dir="$OUT/resumed" --resume > "$OUT/resumed_part2.log" 2>&1; echo "resumed rc=$?"
+"${TR[@]}" --config configs/ddp_check.yaml ${EXTRA:-} train.out_dir="$OUT/resumed" --resume > "$OUT/resumed_part2.log" 2>&1; echo "resumed rc=$?"
 python3 - "$OUT" "$N" <<'PY'
 import json, sys
 from nsa_nb.longctx import read_run, compare_losses, steady_tokens_per_s
