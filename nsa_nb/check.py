@@ -171,3 +171,5 @@ def nsa_nb_check(full:bool=False):  # also run the long checks (all dtypes and s
     rows.append(('routing probe (after)', True, 0., routing_probe()))
     print('\n' + format_table(rows))
     sys.exit(0 if all(r[1] for r in rows) else 1)
+
+if __name__ == '__main__' and globals().get('__spec__') is not None: nsa_nb_check()   # python -m nsa_nb.check [--full]

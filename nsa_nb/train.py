@@ -24,9 +24,9 @@ import nsa_nb.decode  # noqa: F401  (patches TransformerLM.generate with the KV-
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
            'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
-           'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats', 'memory_brief',
-           'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss', 'Trainer', 'train',
-           'model_from_checkpoint', 'train_throughput']
+           'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
+           'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
+           'Trainer', 'train', 'model_from_checkpoint', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -153,6 +153,8 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=bf16 but this GPU has no bf16; set train.precision=fp16")
     if device.type == 'cpu' and prec == 'fp16':
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
+    if tc.init_from and find_checkpoint(tc.init_from) is None:
+        problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file or a run directory that holds one")
     out = Path(tc.out_dir)
     if _has_checkpoints(out) and not resume and not tc.overwrite:
         problems.append(f"train.out_dir={tc.out_dir} already holds checkpoints of a run: pass --resume to continue it, "
@@ -201,6 +203,12 @@ def latest_checkpoint(out_dir) -> Path|None:
     except OSError: pass
     found = sorted(d.glob('step_*.pt'))
     return found[-1] if found else None
+
+def find_checkpoint(path) -> Path|None:
+    "A checkpoint file as given, or a run directory's (or its checkpoints folder's) latest checkpoint; None if there is none."
+    p = Path(path)
+    if p.is_dir(): p = latest_checkpoint(p if (p / 'checkpoints').is_dir() else p.parent) or p
+    return p if p.is_file() else None
 
 def load_checkpoint(path, map_location='cpu') -> dict:
     "Read a checkpoint written by `save_checkpoint` (our own file: it holds RNG states, so not weights-only)."
@@ -416,6 +424,19 @@ def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.split
 
 # %% ../nbs/09_train.ipynb #80124aa4
 @patch
+def init_weights(self:Trainer, src):
+    "Load the model weights of checkpoint or run directory `src` (`train.init_from`); what this model lacks (a window model has no gates or compressors) is left out, and said."
+    path = find_checkpoint(src)
+    sd, own = load_checkpoint(path)['model'], self.core.state_dict()
+    missing, bad = [k for k in own if k not in sd], [k for k in own if k in sd and sd[k].shape != own[k].shape]
+    if missing or bad:
+        raise ConfigError([f"train.init_from={src}: its model does not fit this one (missing: {missing[:3]}, other shapes: {bad[:3]}); "
+                           f"use the model section it was trained with"])
+    self.core.load_state_dict({k: v for k, v in sd.items() if k in own})
+    unused = sorted({k.split('.')[-2] for k in sd if k not in own})
+    self.log(f"initialised the weights from {path}" + (f"; left out its {', '.join(unused)} ({sum(k not in own for k in sd)} tensors)" if unused else ''))
+
+@patch
 def setup(self:Trainer):
     tc, env, dev = self.tc, self.env, self.device
     self.owns_pg = env.ddp and not dist.is_initialized()                 # a group we start, we also end
@@ -425,6 +446,7 @@ def setup(self:Trainer):
     if dev.type == 'cuda': torch.set_float32_matmul_precision('high')
     seed_everything(tc.seed)
     self.core = (self.model_arg if self.model_arg is not None else TransformerLM(self.cfg.model, self.cfg.nsa)).to(dev)
+    if tc.init_from: self.init_weights(tc.init_from)
     self.core.set_gradient_checkpointing(tc.gradient_checkpointing)
     self.ddp = nn.parallel.DistributedDataParallel(self.core, device_ids=[dev.index] if dev.type == 'cuda' else None) if env.ddp else None
     wrapped = self.ddp or self.core
@@ -708,9 +730,8 @@ def train(cfg:RunConfig|None=None,           # the run; None: the embedded defau
 # %% ../nbs/09_train.ipynb #c6210c70
 def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[TransformerLM, RunConfig, object]:
     "`(model, config, tokenizer)` from a checkpoint file or a run directory (its latest checkpoint), model in eval mode."
-    p = Path(path)
-    if p.is_dir(): p = latest_checkpoint(p if (p / 'checkpoints').is_dir() else p.parent) or p
-    if not p.is_file(): raise FileNotFoundError(f"no checkpoint at {path}: give a checkpoints/step_XXXXXXX.pt file or a run directory")
+    p = find_checkpoint(path)
+    if p is None: raise FileNotFoundError(f"no checkpoint at {path}: give a checkpoints/step_XXXXXXX.pt file or a run directory")
     s = load_checkpoint(p, map_location=device)
     cfg = RunConfig(**{k: type(getattr(RunConfig(), k))(**v) for k, v in s['config'].items()})
     model = TransformerLM(cfg.model, cfg.nsa).to(device)
