@@ -221,8 +221,8 @@ def rng_state() -> dict:
                 cuda=torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None)
 
 def set_rng_state(s:dict):
-    random.setstate(s['python']); np.random.set_state(s['numpy']); torch.set_rng_state(s['torch'])
-    if s.get('cuda') is not None and torch.cuda.is_available(): torch.cuda.set_rng_state_all(s['cuda'])
+    random.setstate(s['python']); np.random.set_state(s['numpy']); torch.set_rng_state(s['torch'].cpu())     # states are CPU ByteTensors
+    if s.get('cuda') is not None and torch.cuda.is_available(): torch.cuda.set_rng_state_all([t.cpu() for t in s['cuda']])
 
 def seed_everything(seed:int):
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
@@ -469,7 +469,7 @@ def start(self:Trainer):
     ck = latest_checkpoint(self.out) if self.resume else None
     if self.resume and ck is None: self.log(f"--resume: no checkpoint in {self.out / 'checkpoints'}; starting from step 0")
     if ck is not None:
-        s = load_checkpoint(ck, map_location=self.device)
+        s = load_checkpoint(ck, map_location='cpu')          # RNG states and stream buffers must stay on the CPU; weights are copied over
         for sec in ('model', 'nsa'):
             if s['config'][sec] != self.cfg.to_dict()[sec]:
                 diff = {k: (v, self.cfg.to_dict()[sec][k]) for k, v in s['config'][sec].items() if self.cfg.to_dict()[sec].get(k) != v}

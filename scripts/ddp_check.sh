@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The multi-GPU check of notebook 14: configs/ddp_check.yaml on 1 GPU and on N GPUs at the same global batch,
-# then the N-GPU run once more, stopped (SIGTERM) after its step-75 checkpoint and continued with --resume.
+# the 1-GPU run with another seed (the run-to-run noise), then the N-GPU run once more, stopped (SIGTERM) after its step-75 checkpoint and continued with --resume.
 # Usage: bash scripts/ddp_check.sh OUT [N]      (writes OUT/{gpu1,gpuN,resumed}/ and OUT/ddp.json)
 # EXTRA="key=value ..." adds overrides to every run (e.g. a tiny model and train.device=cpu to try the script on a CPU).
 set -uo pipefail
@@ -8,7 +8,9 @@ OUT=${1:-runs/ddp_check}; N=${2:-2}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1 NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} TORCH_NCCL_ASYNC_ERROR_HANDLING=1 OMP_NUM_THREADS=4
 C=(--config configs/ddp_check.yaml train.overwrite=true ${EXTRA:-})
 TR=(torchrun --standalone --nproc_per_node="$N" -m nsa_nb.cli)
-python3 -m nsa_nb.cli "${C[@]}" train.out_dir="$OUT/gpu1" > "$OUT/gpu1.log" 2>&1; echo "gpu1 rc=$?"
+# the two 1-GPU runs side by side, one GPU each (a CPU-only try runs them one after the other)
+one() { CUDA_VISIBLE_DEVICES=$1 python3 -m nsa_nb.cli "${C[@]}" train.out_dir="$OUT/$2" ${3:-} > "$OUT/$2.log" 2>&1; echo "$2 rc=$?"; }
+if [ "$N" -ge 2 ] && [ -z "${EXTRA:-}" ]; then one 0 gpu1 & one 1 gpu1_seed2 train.seed=2 & wait; else one 0 gpu1; one 0 gpu1_seed2 train.seed=2; fi
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/gpu$N" > "$OUT/gpu$N.log" 2>&1; echo "gpu$N rc=$?"
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/resumed" > "$OUT/resumed_part1.log" 2>&1 & pid=$!
 while [ ! -f "$OUT/resumed/checkpoints/step_0000075.pt" ] && kill -0 $pid 2>/dev/null; do sleep 0.5; done
@@ -18,8 +20,8 @@ python3 - "$OUT" "$N" <<'PY'
 import json, sys
 from nsa_nb.longctx import read_run, compare_losses, steady_tokens_per_s
 d, n = sys.argv[1], sys.argv[2]
-r1, rn, rr = read_run(f'{d}/gpu1'), read_run(f'{d}/gpu{n}'), read_run(f'{d}/resumed')
-out = dict(gpus=int(n), one_vs_n=compare_losses(r1, rn), resumed_vs_uninterrupted=compare_losses(rn, rr),
+r1, rn, rr, rs = read_run(f'{d}/gpu1'), read_run(f'{d}/gpu{n}'), read_run(f'{d}/resumed'), read_run(f'{d}/gpu1_seed2')
+out = dict(gpus=int(n), one_vs_n=compare_losses(r1, rn), seed_noise_one_gpu=compare_losses(r1, rs), resumed_vs_uninterrupted=compare_losses(rn, rr),
            resumed_after_step_75=compare_losses(rn, rr, after=75),
            tokens_per_s={'1': steady_tokens_per_s(r1), n: steady_tokens_per_s(rn)},
            status={'gpu1': r1['metrics'].get('status'), f'gpu{n}': rn['metrics'].get('status'), 'resumed': rr['metrics'].get('status')})
