@@ -433,7 +433,7 @@ def init_weights(self:Trainer, src):
         raise ConfigError([f"train.init_from={src}: its model does not fit this one (missing: {missing[:3]}, other shapes: {bad[:3]}); "
                            f"use the model section it was trained with"])
     self.core.load_state_dict({k: v for k, v in sd.items() if k in own})
-    unused = sorted({k.split('.')[-2] for k in sd if k not in own})
+    unused = sorted({k.split('.attn.')[-1].split('.')[0] for k in sd if k not in own})          # e.g. gate, phi_k, phi_v
     self.log(f"initialised the weights from {path}" + (f"; left out its {', '.join(unused)} ({sum(k not in own for k in sd)} tensors)" if unused else ''))
 
 @patch
