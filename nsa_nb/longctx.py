@@ -15,7 +15,8 @@ from .data import PasskeyChunks, get_tokenizer
 from .train import model_from_checkpoint, autocast_ctx
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey', 'compare_losses', 'steady_tokens_per_s']
+__all__ = ['read_run', 'plot_runs', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey', 'passkey_selection_probe',
+           'compare_losses', 'steady_tokens_per_s']
 
 # %% ../nbs/14_longctx.ipynb #a356cd07
 def read_run(run_dir) -> dict:
@@ -109,6 +110,34 @@ def plot_passkey(df:pd.DataFrame, ax=None, title:str=''):
     return ax
 
 # %% ../nbs/14_longctx.ipynb #dd018d65
+@torch.no_grad()
+def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, distances, n:int=50, digits:int=5,
+                            batch_size:int=10, seed:int=2_000_003) -> pd.DataFrame:
+    "Per distance and NSA layer: the share of (sample, KV head, answer query) where the key's selection block is selected, and whether a forced block covers it."
+    from nsa_nb.attention import NSAttention
+    layers = [m for m in model.modules() if isinstance(m, NSAttention)]
+    if not layers: raise ValueError("passkey_selection_probe needs a model with NSA layers (model.attn='nsa')")
+    dev, cfg = next(model.parameters()).device, layers[0].cfg
+    was, rows = model.training, []
+    model.eval()
+    try:
+        for D in distances:
+            pk = PasskeyChunks(seq_len, tokenizer, int(D), digits, seed)
+            hits = torch.zeros(len(layers))
+            for b0 in range(0, n, batch_size):
+                c = torch.stack([pk[i] for i in range(b0, min(n, b0 + batch_size))]).to(dev)
+                with autocast_ctx(dev, 'bf16' if dev.type == 'cuda' else 'fp32'): model(c[:, :-1])
+                T = c.shape[1] - 1
+                key_block = (T - digits - D + 1) // cfg.l_sel                      # x position of the key's first digit -> its block
+                for i, m in enumerate(layers):
+                    idx = m._last['idx'][:, T - digits:]                           # [b, digits, H, n_sel]: the answer's queries
+                    hits[i] += (idx == key_block).any(-1).float().mean((1, 2)).sum().cpu()
+            forced = key_block < cfg.n_init or key_block >= (T - 1) // cfg.l_sel - cfg.n_local + 1
+            rows += [dict(distance=int(D), layer=i, key_block_selected=(hits[i] / n).item(), forced=bool(forced)) for i in range(len(layers))]
+    finally: model.train(was)
+    return pd.DataFrame(rows)
+
+# %% ../nbs/14_longctx.ipynb #af5ad2e7
 def compare_losses(a, b,                       # run directories (or read_run dicts)
                    after:int=0) -> dict:
     "Per-step training losses of two runs side by side (steps > `after` that both logged): max and mean absolute difference."
@@ -119,7 +148,7 @@ def compare_losses(a, b,                       # run directories (or read_run di
     return dict(steps=len(j), max_abs_diff=float(d.max()) if len(j) else None, mean_abs_diff=float(d.mean()) if len(j) else None,
                 final_a=float(j.loss_a.iloc[-1]) if len(j) else None, final_b=float(j.loss_b.iloc[-1]) if len(j) else None)
 
-# %% ../nbs/14_longctx.ipynb #fbeaef8c
+# %% ../nbs/14_longctx.ipynb #12a07964
 def steady_tokens_per_s(r, skip:int=10) -> float:
     "Median training tokens/s of run `r` (directory or read_run dict) over its logged steps after `skip`."
     r = r if isinstance(r, dict) else read_run(r)

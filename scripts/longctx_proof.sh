@@ -29,5 +29,10 @@ d = sys.argv[1]
 df = passkey_sweep({'NSA': f'{d}/pk_nsa', 'window only (same weights)': f'{d}/pk_window', 'before fine-tuning': f'{d}/pk_base'},
                    [64, 128, 256, 384, 480, 560, 640, 768, 1024, 1280, 1536, 1792, 2000], n=100)
 df.to_csv(f'{d}/passkey.csv', index=False); print(df.to_string())
+from nsa_nb.longctx import passkey_selection_probe
+from nsa_nb.train import model_from_checkpoint
+m, cfg, tok = model_from_checkpoint(f'{d}/pk_nsa', 'cuda')
+pr = passkey_selection_probe(m, tok, cfg.train.seq_len, [256, 560, 768, 1024, 1536, 1792, 2000], n=50)
+pr.to_csv(f'{d}/selection_probe.csv', index=False); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
 PY
 fi
