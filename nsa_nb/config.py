@@ -133,7 +133,7 @@ class TrainConfig(_Section):
     sample_prompt: str = ''        # prompt of the samples ('': a default that suits the dataset)
     peak_tflops: float = 0.0       # accelerator peak TFLOP/s for MFU (0: from the GPU's name; none on CPU)
     tensorboard: bool = True       # write <out_dir>/tb when the tensorboard package is installed
-    init_from: str = ''            # start from the model weights of this checkpoint or run directory (fine-tuning: not its optimizer or step); a 'window' model takes an NSA model's
+    init_from: str = ''            # start from the model weights of this checkpoint or run directory (fine-tuning: not its optimizer or step); a 'window' model takes an NSA model's minus its gates and compressors
     max_minutes: float = 0.0       # stop after this many minutes of wall time, with a checkpoint (0: off); for a job's time limit or same-time comparisons
 
     def check(self) -> list[str]:
