@@ -137,7 +137,7 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
     finally: model.train(was)
     return pd.DataFrame(rows)
 
-# %% ../nbs/14_longctx.ipynb #af5ad2e7
+# %% ../nbs/14_longctx.ipynb #1eccd6a0
 def compare_losses(a, b,                       # run directories (or read_run dicts)
                    after:int=0) -> dict:
     "Per-step training losses of two runs side by side (steps > `after` that both logged): max and mean absolute difference."
@@ -148,7 +148,7 @@ def compare_losses(a, b,                       # run directories (or read_run di
     return dict(steps=len(j), max_abs_diff=float(d.max()) if len(j) else None, mean_abs_diff=float(d.mean()) if len(j) else None,
                 final_a=float(j.loss_a.iloc[-1]) if len(j) else None, final_b=float(j.loss_b.iloc[-1]) if len(j) else None)
 
-# %% ../nbs/14_longctx.ipynb #12a07964
+# %% ../nbs/14_longctx.ipynb #f4e23613
 def steady_tokens_per_s(r, skip:int=10) -> float:
     "Median training tokens/s of run `r` (directory or read_run dict) over its logged steps after `skip`."
     r = r if isinstance(r, dict) else read_run(r)
