@@ -21,7 +21,7 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention, WindowAttention, sample_next
+from .model import TransformerLM, DenseAttention, WindowAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
@@ -106,7 +106,7 @@ def layer_cache(attn, B:int, max_len:int, device=None, dtype=None, backend:str|N
     z = lambda C, D: torch.zeros(B, attn.n_kv, C, D, device=device, dtype=dtype)           # [B, H, C, D]
     reads = lambda n: torch.zeros(B, attn.n_kv, n, device=device, dtype=torch.long)
     if isinstance(attn, WindowAttention):
-        raise NotImplementedError("no decode cache for model.attn='window' (a baseline for training comparisons); generate() re-runs the forward for it")
+        raise NotImplementedError("no decode cache for model.attn='window' (a baseline for training comparisons); generate() re-runs the forward for it (has_decode_cache() is False)")
     if isinstance(attn, DenseAttention): return DenseLayerCache(z(max_len, attn.d_k), z(max_len, attn.d_v), reads(1))
     if not isinstance(attn, NSAttention): raise TypeError(f"no decode cache for {type(attn).__name__}: NSAttention or DenseAttention")
     c = attn.cfg
@@ -468,30 +468,21 @@ def fill_random_(cache, T:int|list, seed:int=0):
 
 # %% ../nbs/11_decode.ipynb #9a62e1d3
 @patch
-@torch.no_grad()
-def generate(self:TransformerLM,
-             idx:torch.Tensor,          # [B, T0] prompt token ids
-             max_new_tokens:int,        # tokens to append
-             temperature:float=0.0,     # 0: greedy (argmax); > 0: sample from softmax(logits / temperature)
-             top_k:int|None=None,       # sample only among the top_k most likely tokens
-             generator:torch.Generator|None=None,  # for reproducible sampling
-             context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
-            ) -> torch.Tensor:
-    "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`. Prefill once, then one cached decode step per token."
-    if idx.dim() == 1: idx = idx[None]
-    if max_new_tokens <= 0: return idx
-    if self.cfg.attn == 'window': return self.generate_uncached(idx, max_new_tokens, temperature, top_k, generator, context)
-    was = self.training; self.eval()
-    try:
-        ctx = context or idx.shape[1] + max_new_tokens
-        logits, cache = self.prefill(idx[:, -ctx:], max_len=min(ctx, idx.shape[1] + max_new_tokens), all_logits=False, count_reads=False)
-        for i in range(max_new_tokens):
-            nxt = sample_next(logits[:, -1].float(), temperature, top_k, generator)
-            idx = torch.cat([idx, nxt], 1)
-            if i == max_new_tokens - 1: break
-            if cache.lens_host[0] < cache.max_len: logits, cache = self.decode_step(nxt, cache)
-            else: logits = self(idx[:, -ctx:])[:, -1:]                                      # past `context`: the window slides
-    finally: self.train(was)
+def has_decode_cache(self:TransformerLM) -> bool:
+    "Every layer has a decode cache: NSA and dense layers do, the window-only baseline does not."
+    return not any(isinstance(b.attn, WindowAttention) for b in self.blocks)
+
+@patch
+def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
+    "`n` tokens after `idx [B, T0]`: one prefill, then one `decode_step` per token; past `context` the window slides and the forward re-runs."
+    ctx = context or idx.shape[1] + n
+    logits, cache = self.prefill(idx[:, -ctx:], max_len=min(ctx, idx.shape[1] + n), all_logits=False, count_reads=False)
+    for i in range(n):
+        nxt = sample(logits[:, -1])
+        idx = torch.cat([idx, nxt], 1)
+        if i == n - 1: break
+        if cache.lens_host[0] < cache.max_len: logits, cache = self.decode_step(nxt, cache)
+        else: logits = self(idx[:, -ctx:])[:, -1:]                                      # past `context`: the window slides
     return idx
 
 # %% ../nbs/11_decode.ipynb #a240a9ff

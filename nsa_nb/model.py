@@ -175,18 +175,27 @@ def generate(self:TransformerLM,
              top_k:int|None=None,       # sample only among the top_k most likely tokens
              generator:torch.Generator|None=None,  # for reproducible sampling
              context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
+             cached:bool|None=None,     # None: KV-cached decoding where every layer has a cache (notebook 11); False: a full forward per token
             ) -> torch.Tensor:
-    "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`. Full re-forward per token."
+    "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
     if idx.dim() == 1: idx = idx[None]
+    if max_new_tokens <= 0: return idx
+    use_cache = self.has_decode_cache() if cached is None else cached
+    if use_cache and not self.has_decode_cache():
+        raise ValueError("cached=True needs a decode cache in every layer (import nsa_nb.decode; model.attn='window' has none): pass cached=False")
+    sample = lambda logits: sample_next(logits.float(), temperature, top_k, generator)     # [B, vocab] -> [B, 1]
     was = self.training; self.eval()
-    try:
-        for _ in range(max_new_tokens):
-            logits = self(idx[:, -context:] if context else idx)[:, -1].float()  # [B, vocab]
-            idx = torch.cat([idx, sample_next(logits, temperature, top_k, generator)], 1)
+    try: return (self.generate_cached if use_cache else self.generate_full)(idx, max_new_tokens, sample, context)
     finally: self.train(was)
+
+@patch
+def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
+    "`n` tokens after `idx [B, T0]`, re-running the forward over the sequence (its last `context` tokens) for each."
+    for _ in range(n): idx = torch.cat([idx, sample(self(idx[:, -context:] if context else idx)[:, -1])], 1)
     return idx
 
-TransformerLM.generate_uncached = TransformerLM.generate   # kept by name: notebook 11 replaces generate with a cached one
+@patch
+def has_decode_cache(self:TransformerLM) -> bool: return False   # notebook 11 (nsa_nb.decode, imported with the package) gives layers caches
 
 # %% ../nbs/07_model.ipynb #4df2e1c4
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
