@@ -489,12 +489,12 @@ def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=Non
 _jit = triton.jit if triton is not None else (lambda f: f)                                  # importable without Triton
 
 @_jit
-def _dec_range_kernel(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH,
-                      HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                      MODE: tl.constexpr, BN: tl.constexpr,
-                      BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-                      WRITE_S: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr):
-    i_s, i_bh = tl.program_id(0), tl.program_id(1)
+def _dec_range(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH, i_s, i_bh,
+               HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+               MODE: tl.constexpr, BN: tl.constexpr,
+               BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
+               WRITE_S: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr):
+    "Chunk `i_s` (of NS, CH entries each) of row (sequence, KV head) `i_bh`: partial (o, lse) of its G query heads; MODE 0 compressed, 1 window (slot = position), 2 window ring."
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)                                                                  # the new token's position
     if MODE == 0:                                                                           # compressed: entries i with i*d + l - 1 <= p
@@ -527,12 +527,29 @@ def _dec_range_kernel(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH,
     tl.store(LSE + row * NS + i_s, tl.where(empty, float('-inf'), (b_m + tl.log2(tl.where(empty, 1., b_l))) * 0.6931471805599453), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NS + i_s, tl.maximum(s_hi - s_lo, 0))
 
+@_jit
+def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,                  # compressed: cache, partials, scores, reads, chunks
+                      KW, VW, OW, LW, NW, NSW, CHW, CW,                      # window: cache, partials, reads, chunks, slots
+                      POS, C, scale, l, d, w,
+                      HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+                      WMODE: tl.constexpr, BN: tl.constexpr, BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
+                      COUNT: tl.constexpr, PREC: tl.constexpr):
+    "One launch for both branches that need no selection: programs 0..NSC-1 take the compressed chunks, the next NSW the window's."
+    i_s, i_bh = tl.program_id(0), tl.program_id(1)
+    if i_s < NSC:
+        _dec_range(Q, KC, VC, POS, OC, LC, S, NC, C, scale, l, d, w, NSC, CHC, i_s, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,
+                   MODE=0, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=True, COUNT=COUNT, PREC=PREC)
+    else:
+        _dec_range(Q, KW, VW, POS, OW, LW, S, NW, CW, scale, l, d, w, NSW, CHW, i_s - NSC, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,
+                   MODE=WMODE, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=False, COUNT=COUNT, PREC=PREC)
+
 # %% ../nbs/11_decode.ipynb #97ca16f8
 @_jit
-def _dec_scores_kernel(S, LSE, POS, SC, C, n_slc, l, d, l_sel, n_init, n_local, NS,
+def _dec_select_kernel(S, LSE, POS, SC, IDX, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
-                       SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr):
-    i_j, i_bh = tl.program_id(0), tl.program_id(1)
+                       SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr,
+                       NJ: tl.constexpr, NSEL: tl.constexpr, BSEL: tl.constexpr):
+    i_bh = tl.program_id(0)                                                                 # one program per (sequence, KV head)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
     n_vis = tl.where(p + 1 >= l, (p + 1 - l) // d + 1, 0)                                   # visible compressed entries
@@ -544,19 +561,34 @@ def _dec_scores_kernel(S, LSE, POS, SC, C, n_slc, l, d, l_sel, n_init, n_local, 
     b_mx = tl.where(b_mx == float('-inf'), 0., b_mx)
     b_z = tl.sum(tl.exp(b_lp - b_mx[:, None]), 1)
     b_lse = tl.where(b_z == 0., float('-inf'), b_mx + tl.log(tl.where(b_z == 0., 1., b_z)))  # [BG] merged lse (-inf: none visible)
-    o_j = i_j * BJ + tl.arange(0, BJ)                                                       # [BJ] selection blocks
-    b_acc = tl.zeros([BG, BJ], tl.float32)
-    for r in tl.static_range(SU + LU - 1):
-        o_i = o_j * SU - LU + 1 + r                                                         # compressed entry of offset r
-        m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
-        b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
-        b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
-    b_sc = tl.sum(b_acc, 0)                                                                 # Eq. 10
     cur = p // l_sel
-    visible = o_j <= cur
-    forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
-    b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-    tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
+    for j0 in range(0, n_slc, BJ):                                                          # the scores, BJ blocks at a time, to SC
+        o_j = j0 + tl.arange(0, BJ)                                                         # [BJ] selection blocks
+        b_acc = tl.zeros([BG, BJ], tl.float32)
+        for r in tl.static_range(SU + LU - 1):
+            o_i = o_j * SU - LU + 1 + r                                                     # compressed entry of offset r
+            m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
+            b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
+            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
+        b_sc = tl.sum(b_acc, 0)                                                             # Eq. 10
+        visible = o_j <= cur
+        forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
+        b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
+        tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
+    tl.debug_barrier()                                                                      # SC written by all of this program's threads
+    o_a = tl.arange(0, NJ)
+    b_sc = tl.load(SC + i_bh * n_slc + o_a, mask=o_a < n_slc, other=float('-inf'))         # [NJ] every block's score
+    chosen = o_a < 0
+    for _ in tl.static_range(NSEL):                                                         # top-n: n rounds of argmax (ties: lowest block)
+        b_mx = tl.max(b_sc, 0)
+        j = tl.min(tl.where(b_sc == b_mx, o_a, NJ), 0)
+        chosen = chosen | ((o_a == j) & (b_sc > float('-inf')))                            # -inf (future) blocks are never chosen
+        b_sc = tl.where(o_a == j, float('-inf'), b_sc)
+    rank = tl.cumsum(chosen.to(tl.int32), 0) - 1                                            # ascending block order
+    tl.store(IDX + i_bh * NSEL + rank, o_a, mask=chosen)
+    o_k = tl.arange(0, BSEL)
+    tl.store(IDX + i_bh * NSEL + o_k, tl.full([BSEL], -1, tl.int32), mask=(o_k >= tl.sum(chosen.to(tl.int32), 0)) & (o_k < NSEL))   # empty slots: -1
+
 
 # %% ../nbs/11_decode.ipynb #59eff7bc
 @_jit
@@ -641,31 +673,25 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BG=max(16, np2(G)), BK=max(16, np2(K)), BV=max(16, np2(V)),
                 PREC='ieee' if q.dtype == f32 else 'tf32', num_warps=nw)
     new = lambda *s, dtype=f32: torch.empty(*s, device=dev, dtype=dtype)
-    # compressed branch: partial (o, lse) per chunk, and the scores for selection
+    # 1. compressed branch (partial (o, lse) per chunk, and the scores for selection) and window (a slice of the shared cache, or the ring)
     CHc, NSc = _split(N, BN, B * H, dev)
+    Cw = lc.k[2].shape[2]
+    CHw, NSw = _split(min(cfg.w, Cw), BN, B * H, dev)
     o_c, l_c, s_c, n_c = new(B, HQ, NSc, V), new(B, HQ, NSc), new(B, HQ, N), new(B * H, NSc, dtype=torch.int32)
-    _dec_range_kernel[(NSc, B * H)](q, lc.kc, lc.vc, pos, o_c, l_c, s_c, n_c, N, scale, cfg.l, cfg.d, cfg.w, NSc, CHc,
-                                    MODE=0, BN=BN, WRITE_S=True, COUNT=count, **meta)
-    # selection: Eq. 8-10 scores, forced blocks, top-n (torch.topk: fixed shapes, no sync)
-    n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), 16 if INTERPRET else 128
-    sc = new(B * H, n_slc)
-    _dec_scores_kernel[(triton.cdiv(n_slc, BJ), B * H)](s_c, l_c, pos, sc, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
-        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, num_warps=nw)
-    k = min(cfg.n_sel, n_slc)
-    val, top = sc.topk(k, -1)                                                               # [B*H, k]
-    top = torch.where(val == float('-inf'), n_slc, top).sort(-1).values                     # invisible sort last ...
-    idx = torch.where(top == n_slc, -1, top).to(torch.int32)                                # ... and become -1
-    if k < cfg.n_sel: idx = F.pad(idx, (0, cfg.n_sel - k), value=-1)
-    # selected blocks, one per program
+    o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
+    _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
+                                          pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta)
+    # 2. selection: Eq. 8-10 scores, forced blocks, top-n, ascending with -1 for empty slots, one program per (sequence, head)
+    n_slc = triton.cdiv(lc.max_len, cfg.l_sel)
+    sc, idx = new(B * H, n_slc), new(B * H, cfg.n_sel, dtype=torch.int32)
+    _dec_select_kernel[(B * H,)](s_c, l_c, pos, sc, idx, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
+        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=16 if INTERPRET else 256,
+        NJ=max(16, np2(n_slc)), NSEL=cfg.n_sel, BSEL=max(16, np2(cfg.n_sel)), num_warps=1 if INTERPRET else 8)
+    # 3. selected blocks, one per program
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel,
                                         NSEL=cfg.n_sel, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta)
-    # window: a slice of the shared cache, or the ring
-    Cw = lc.k[2].shape[2]
-    CHw, NSw = _split(min(cfg.w, Cw), BN, B * H, dev)
-    o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
-    _dec_range_kernel[(NSw, B * H)](q, lc.k[2], lc.v[2], pos, o_w, l_w, s_c, n_w, Cw, scale, cfg.l, cfg.d, cfg.w, NSw, CHw,
-                                    MODE=1 if lc.shared else 2, BN=BN, WRITE_S=False, COUNT=count, **meta)
+    # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
                                    NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=nw)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_longctx.ipynb #864c8fa3
 from __future__ import annotations
-import json
+import contextlib, json
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -15,8 +15,8 @@ from .data import PasskeyChunks, get_tokenizer
 from .train import model_from_checkpoint, autocast_ctx
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey', 'passkey_selection_probe',
-           'compare_losses', 'steady_tokens_per_s']
+__all__ = ['read_run', 'plot_runs', 'evaluating', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
+           'passkey_selection_probe', 'compare_losses', 'steady_tokens_per_s']
 
 # %% ../nbs/14_longctx.ipynb #a356cd07
 def read_run(run_dir) -> dict:
@@ -56,6 +56,21 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
     return axes
 
 # %% ../nbs/14_longctx.ipynb #32bb70c4
+@contextlib.contextmanager
+def evaluating(model:torch.nn.Module):
+    "`model` in eval mode inside the block; its own mode again after."
+    was = model.training; model.eval()
+    try: yield model
+    finally: model.train(was)
+
+def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks, n:int, batch_size:int):
+    "Samples 0..n-1 of `pk` through `model` in batches: yields `(chunks [b, seq_len + 1], logits [b, seq_len, vocab])`, bf16 autocast on a GPU."
+    dev = next(model.parameters()).device
+    for b0 in range(0, n, batch_size):
+        c = torch.stack([pk[i] for i in range(b0, min(n, b0 + batch_size))]).to(dev)
+        with autocast_ctx(dev, 'bf16' if dev.type == 'cuda' else 'fp32'): logits = model(c[:, :-1])
+        yield c, logits
+
 @torch.no_grad()
 def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                      distances,                 # key-to-answer distances in tokens to test
@@ -64,24 +79,19 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                      seed:int=2_000_003,        # a seed no training run used (train: train.seed, validation: + 1_000_003)
                     ) -> pd.DataFrame:
     "Per distance: the share of `n` passkey samples whose every answer digit is the model's argmax, the share of digits right, and the answer's mean loss per digit."
-    dev = next(model.parameters()).device
-    prec = 'bf16' if dev.type == 'cuda' else 'fp32'
-    was, rows = model.training, []
-    model.eval()
-    try:
+    rows = []
+    with evaluating(model):
         for D in distances:
             pk = PasskeyChunks(seq_len, tokenizer, int(D), digits, seed)
-            right, digits_right, loss = 0, 0, 0.0
-            for b0 in range(0, n, batch_size):
-                c = torch.stack([pk[i] for i in range(b0, min(n, b0 + batch_size))]).to(dev)   # [b, seq_len + 1]
-                with autocast_ctx(dev, prec): logits = model(c[:, :-1])[:, pk.answer_slice].float()   # [b, digits, vocab]
-                ans = c[:, 1:][:, pk.answer_slice]
-                hit = logits.argmax(-1) == ans                                                  # [b, digits]
-                right += hit.all(-1).sum().item(); digits_right += hit.sum().item()
-                loss += F.cross_entropy(logits.flatten(0, 1), ans.flatten(), reduction='sum').item()
+            tot = torch.zeros(3, device=next(model.parameters()).device)                     # samples right, digits right, loss: summed on the device
+            for c, logits in passkey_forwards(model, pk, n, batch_size):
+                logits, ans = logits[:, pk.answer_slice].float(), c[:, 1:][:, pk.answer_slice]   # [b, digits, vocab], [b, digits]
+                hit = logits.argmax(-1) == ans
+                tot += torch.stack([hit.all(-1).sum(), hit.sum(), F.cross_entropy(logits.flatten(0, 1), ans.flatten(), reduction='sum')])
+            right, digits_right, loss = tot.tolist()                                           # one host sync per distance
             rows.append(dict(distance=int(D), accuracy=right / n, digit_accuracy=digits_right / (n * digits), answer_loss=loss / (n * digits), n=n))
-    finally: model.train(was)
     return pd.DataFrame(rows)
+
 
 # %% ../nbs/14_longctx.ipynb #d756b197
 def passkey_sweep(runs:dict,                  # {label: run directory}
@@ -118,24 +128,21 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
     layers = [m for m in model.modules() if isinstance(m, NSAttention)]
     if not layers: raise ValueError("passkey_selection_probe needs a model with NSA layers (model.attn='nsa')")
     dev, cfg = next(model.parameters()).device, layers[0].cfg
-    was, rows = model.training, []
-    model.eval()
-    try:
+    rows = []
+    with evaluating(model):
         for D in distances:
             pk = PasskeyChunks(seq_len, tokenizer, int(D), digits, seed)
-            hits = torch.zeros(len(layers))
-            for b0 in range(0, n, batch_size):
-                c = torch.stack([pk[i] for i in range(b0, min(n, b0 + batch_size))]).to(dev)
-                with autocast_ctx(dev, 'bf16' if dev.type == 'cuda' else 'fp32'): model(c[:, :-1])
-                T = c.shape[1] - 1
-                key_block = (T - digits - D + 1) // cfg.l_sel                      # x position of the key's first digit -> its block
+            T = seq_len
+            key_block = (T - digits - D + 1) // cfg.l_sel                                  # x position of the key's first digit -> its block
+            hits = torch.zeros(len(layers), device=dev)
+            for c, _ in passkey_forwards(model, pk, n, batch_size):
                 for i, m in enumerate(layers):
-                    idx = m._last['idx'][:, T - digits:]                           # [b, digits, H, n_sel]: the answer's queries
-                    hits[i] += (idx == key_block).any(-1).float().mean((1, 2)).sum().cpu()
+                    idx = m._last['idx'][:, T - digits:]                                   # [b, digits, H, n_sel]: the answer's queries
+                    hits[i] += (idx == key_block).any(-1).float().mean((1, 2)).sum()
             forced = key_block < cfg.n_init or key_block >= (T - 1) // cfg.l_sel - cfg.n_local + 1
-            rows += [dict(distance=int(D), layer=i, key_block_selected=(hits[i] / n).item(), forced=bool(forced)) for i in range(len(layers))]
-    finally: model.train(was)
+            rows += [dict(distance=int(D), layer=i, key_block_selected=h / n, forced=bool(forced)) for i, h in enumerate(hits.tolist())]
     return pd.DataFrame(rows)
+
 
 # %% ../nbs/14_longctx.ipynb #1eccd6a0
 def compare_losses(a, b,                       # run directories (or read_run dicts)
