@@ -545,11 +545,28 @@ def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,                  # com
 
 # %% ../nbs/11_decode.ipynb #97ca16f8
 @_jit
-def _dec_select_kernel(S, LSE, POS, SC, IDX, C, n_slc, l, d, l_sel, n_init, n_local, NS,
+def _rank_before(V, I, base, n, BN: tl.constexpr, CB: tl.constexpr, HAS_I: tl.constexpr):
+    "The BN (value, index) pairs at `V + base` (`I + base`; no I: the index is the position), n of them real: `v, ix, rank [BN]`, rank = how many pairs come first (a larger value, or an equal one with a lower index)."
+    o = tl.arange(0, BN)
+    v = tl.load(V + base + o, mask=o < n, other=float('-inf'))                              # padding: -inf, after every real pair
+    if HAS_I: ix = tl.load(I + base + o, mask=o < n, other=1073741824)
+    else: ix = o
+    rank = tl.zeros([BN], tl.int32)
+    for c0 in range(0, BN, CB):                                                             # [BN, CB] comparisons at a time
+        o_c = c0 + tl.arange(0, CB)
+        v_c = tl.load(V + base + o_c, mask=o_c < n, other=float('-inf'))
+        if HAS_I: i_c = tl.load(I + base + o_c, mask=o_c < n, other=1073741824)
+        else: i_c = o_c
+        first = (v_c[None, :] > v[:, None]) | ((v_c[None, :] == v[:, None]) & (i_c[None, :] < ix[:, None]))
+        rank += tl.sum(first.to(tl.int32), 1)
+    return v, ix, rank
+
+@_jit
+def _dec_scores_kernel(S, LSE, POS, SC, CV, CI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr,
-                       NJ: tl.constexpr, NSEL: tl.constexpr, BSEL: tl.constexpr):
-    i_bh = tl.program_id(0)                                                                 # one program per (sequence, KV head)
+                       NSEL: tl.constexpr, CB: tl.constexpr):
+    i_j, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
     n_vis = tl.where(p + 1 >= l, (p + 1 - l) // d + 1, 0)                                   # visible compressed entries
@@ -561,33 +578,35 @@ def _dec_select_kernel(S, LSE, POS, SC, IDX, C, n_slc, l, d, l_sel, n_init, n_lo
     b_mx = tl.where(b_mx == float('-inf'), 0., b_mx)
     b_z = tl.sum(tl.exp(b_lp - b_mx[:, None]), 1)
     b_lse = tl.where(b_z == 0., float('-inf'), b_mx + tl.log(tl.where(b_z == 0., 1., b_z)))  # [BG] merged lse (-inf: none visible)
+    o_j = i_j * BJ + tl.arange(0, BJ)                                                       # [BJ] selection blocks
+    b_acc = tl.zeros([BG, BJ], tl.float32)
+    for r in tl.static_range(SU + LU - 1):
+        o_i = o_j * SU - LU + 1 + r                                                         # compressed entry of offset r
+        m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
+        b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
+        b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
+    b_sc = tl.sum(b_acc, 0)                                                                 # Eq. 10
     cur = p // l_sel
-    for j0 in range(0, n_slc, BJ):                                                          # the scores, BJ blocks at a time, to SC
-        o_j = j0 + tl.arange(0, BJ)                                                         # [BJ] selection blocks
-        b_acc = tl.zeros([BG, BJ], tl.float32)
-        for r in tl.static_range(SU + LU - 1):
-            o_i = o_j * SU - LU + 1 + r                                                     # compressed entry of offset r
-            m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
-            b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
-            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
-        b_sc = tl.sum(b_acc, 0)                                                             # Eq. 10
-        visible = o_j <= cur
-        forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
-        b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-        tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
+    visible = o_j <= cur
+    forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
+    b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
+    tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
     tl.debug_barrier()                                                                      # SC written by all of this program's threads
-    o_a = tl.arange(0, NJ)
-    b_sc = tl.load(SC + i_bh * n_slc + o_a, mask=o_a < n_slc, other=float('-inf'))         # [NJ] every block's score
-    chosen = o_a < 0
-    for _ in tl.static_range(NSEL):                                                         # top-n: n rounds of argmax (ties: lowest block)
-        b_mx = tl.max(b_sc, 0)
-        j = tl.min(tl.where(b_sc == b_mx, o_a, NJ), 0)
-        chosen = chosen | ((o_a == j) & (b_sc > float('-inf')))                            # -inf (future) blocks are never chosen
-        b_sc = tl.where(o_a == j, float('-inf'), b_sc)
-    rank = tl.cumsum(chosen.to(tl.int32), 0) - 1                                            # ascending block order
-    tl.store(IDX + i_bh * NSEL + rank, o_a, mask=chosen)
+    v, ix, rank = _rank_before(SC, SC, i_bh * n_slc + i_j * BJ, tl.minimum(n_slc - i_j * BJ, BJ), BJ, CB, False)
+    cand = (i_bh * tl.num_programs(0) + i_j) * NSEL + rank                                  # this program's NSEL best, best first
+    tl.store(CV + cand, v, mask=rank < NSEL)
+    tl.store(CI + cand, i_j * BJ + ix, mask=rank < NSEL)
+
+@_jit
+def _dec_topn_kernel(CV, CI, CH, IDX, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr, BSEL: tl.constexpr):
+    i_bh = tl.program_id(0)                                                                 # one program per (sequence, KV head)
+    v, ix, rank = _rank_before(CV, CI, i_bh * M, M, MP, CB, True)                           # the M candidates' global ranks
+    tl.store(CH + i_bh * BSEL + rank, tl.where(v > float('-inf'), ix, 1073741824), mask=rank < NSEL)   # the n best; -inf: none
+    tl.debug_barrier()
     o_k = tl.arange(0, BSEL)
-    tl.store(IDX + i_bh * NSEL + o_k, tl.full([BSEL], -1, tl.int32), mask=(o_k >= tl.sum(chosen.to(tl.int32), 0)) & (o_k < NSEL))   # empty slots: -1
+    b_j = tl.load(CH + i_bh * BSEL + o_k, mask=o_k < NSEL, other=1073741824)                # [BSEL] chosen blocks, best first
+    pos = tl.sum(((b_j[None, :] < b_j[:, None]) | ((b_j[None, :] == b_j[:, None]) & (o_k[None, :] < o_k[:, None]))).to(tl.int32), 1)
+    tl.store(IDX + i_bh * NSEL + pos, tl.where(b_j < 1073741824, b_j, -1), mask=o_k < NSEL)  # ascending, -1 in empty slots
 
 
 # %% ../nbs/11_decode.ipynb #59eff7bc
@@ -681,12 +700,15 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
                                           pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta)
-    # 2. selection: Eq. 8-10 scores, forced blocks, top-n, ascending with -1 for empty slots, one program per (sequence, head)
-    n_slc = triton.cdiv(lc.max_len, cfg.l_sel)
-    sc, idx = new(B * H, n_slc), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_select_kernel[(B * H,)](s_c, l_c, pos, sc, idx, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
-        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=16 if INTERPRET else 256,
-        NJ=max(16, np2(n_slc)), NSEL=cfg.n_sel, BSEL=max(16, np2(cfg.n_sel)), num_warps=1 if INTERPRET else 8)
+    # 2. selection: Eq. 8-10 scores, forced blocks, and each program's n best of its BJ blocks; then the n best of those, ascending
+    n_slc, BJ, CB = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else 128, np2(cfg.n_sel)), 16 if INTERPRET else 32
+    NP = triton.cdiv(n_slc, BJ)
+    sc, c_v, c_i = new(B * H, n_slc), new(B * H, NP * cfg.n_sel), new(B * H, NP * cfg.n_sel, dtype=torch.int32)
+    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, sc, c_v, c_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
+        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, NSEL=cfg.n_sel, CB=CB, num_warps=nw)
+    BSEL = max(16, np2(cfg.n_sel))
+    chosen, idx = new(B * H, BSEL, dtype=torch.int32), new(B * H, cfg.n_sel, dtype=torch.int32)
+    _dec_topn_kernel[(B * H,)](c_v, c_i, chosen, idx, NP * cfg.n_sel, NSEL=cfg.n_sel, MP=max(16, np2(NP * cfg.n_sel)), CB=CB, BSEL=BSEL, num_warps=nw)
     # 3. selected blocks, one per program
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel,

@@ -9,10 +9,10 @@
 #   passkey       both passkey stages
 # Each stage fits one 10-minute GPU call at the defaults; pk_base.pt is small enough to carry to the next call.
 # EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100).
-# Usage: LM_MIN=10 BASE_MIN=7 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
+# Usage: LM_MIN=10 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
 OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm passkey}
-LM_MIN=${LM_MIN:-10}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-2300}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
+LM_MIN=${LM_MIN:-10}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
 BASE=${BASE:-$OUT/pk_base.pt}
 mkdir -p "$OUT"; export PYTHONUNBUFFERED=1
 want() { [[ " $WHAT " == *" $1 "* || ( " $WHAT " == *" passkey "* && $1 == passkey_* ) ]]; }
