@@ -549,7 +549,7 @@ def _rank_before(V, I, base, n, BN: tl.constexpr, CB: tl.constexpr, HAS_I: tl.co
     "The BN (value, index) pairs at `V + base` (`I + base`; no I: the index is the position), n of them real: `v, ix, rank [BN]`, rank = how many pairs come first (a larger value, or an equal one with a lower index)."
     o = tl.arange(0, BN)
     v = tl.load(V + base + o, mask=o < n, other=float('-inf'))                              # padding: -inf, after every real pair
-    if HAS_I: ix = tl.load(I + base + o, mask=o < n, other=1073741824)
+    if HAS_I: ix = tl.load(I + base + o, mask=o < n, other=1073741824)                    # 2**30: 'no block', above every real index
     else: ix = o
     rank = tl.zeros([BN], tl.int32)
     for c0 in range(0, BN, CB):                                                             # [BN, CB] comparisons at a time
@@ -700,7 +700,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
                                           pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta)
-    # 2. selection: Eq. 8-10 scores, forced blocks, and each program's n best of its BJ blocks; then the n best of those, ascending
+    # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its BJ blocks; 3. the n best of those, ascending
     n_slc, BJ, CB = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else 128, np2(cfg.n_sel)), 16 if INTERPRET else 32
     NP = triton.cdiv(n_slc, BJ)
     sc, c_v, c_i = new(B * H, n_slc), new(B * H, NP * cfg.n_sel), new(B * H, NP * cfg.n_sel, dtype=torch.int32)
@@ -709,11 +709,11 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     BSEL = max(16, np2(cfg.n_sel))
     chosen, idx = new(B * H, BSEL, dtype=torch.int32), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_topn_kernel[(B * H,)](c_v, c_i, chosen, idx, NP * cfg.n_sel, NSEL=cfg.n_sel, MP=max(16, np2(NP * cfg.n_sel)), CB=CB, BSEL=BSEL, num_warps=nw)
-    # 3. selected blocks, one per program
+    # 4. selected blocks, one per program
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel,
                                         NSEL=cfg.n_sel, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta)
-    # 4. the gated sum of the three branches, their chunks merged
+    # 5. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
                                    NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=nw)
