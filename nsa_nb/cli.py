@@ -11,7 +11,7 @@ from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError, model_from_checkpoint
-import nsa_nb.decode  # noqa: F401  (patches TransformerLM.generate with the KV-cached prefill/decode_step)
+import nsa_nb.decode  # noqa: F401  (gives TransformerLM its decode cache: generate() then uses prefill/decode_step)
 
 # %% auto #0
 __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main', 'nsa_nb_generate']

@@ -175,7 +175,7 @@ def generate(self:TransformerLM,
              top_k:int|None=None,       # sample only among the top_k most likely tokens
              generator:torch.Generator|None=None,  # for reproducible sampling
              context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
-             cached:bool|None=None,     # None: KV-cached decoding where every layer has a cache (notebook 11); False: a full forward per token
+             cached:bool|None=None,     # None: KV-cached where every layer has a cache (notebook 11); True: require it; False: a full forward per token
             ) -> torch.Tensor:
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
     if idx.dim() == 1: idx = idx[None]
@@ -195,7 +195,7 @@ def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None)
     return idx
 
 @patch
-def has_decode_cache(self:TransformerLM) -> bool: return False   # notebook 11 (nsa_nb.decode, imported with the package) gives layers caches
+def has_decode_cache(self:TransformerLM) -> bool: return False   # importing nsa_nb.decode (notebook 11; nsa_nb.train and nsa_nb.cli do) gives layers caches
 
 # %% ../nbs/07_model.ipynb #4df2e1c4
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:

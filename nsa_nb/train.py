@@ -18,7 +18,7 @@ from .config import RunConfig, TrainConfig, ConfigError, save_config, load_confi
 from .model import TransformerLM
 from .data import build_data, get_tokenizer, micro_batch_size, local_files, fineweb_open, PasskeyChunks, DataUnavailable
 from .attention import NSAttention, get_fallback_counters
-import nsa_nb.decode  # noqa: F401  (patches TransformerLM.generate with the KV-cached prefill/decode_step)
+import nsa_nb.decode  # noqa: F401  (gives TransformerLM its decode cache: generate() then uses prefill/decode_step)
 
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv', 'dist_env', 'resolve_device',

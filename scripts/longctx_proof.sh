@@ -7,7 +7,8 @@
 #                 and as window-only (the same weights without compression and selection), FT_STEPS steps each at FT_LR;
 #                 then accuracy against distance of both (passkey.csv) and NSA's selection probe (selection_probe.csv)
 #   passkey       both passkey stages
-# Each stage fits one 10-minute GPU call at the defaults; pk_base.pt is small enough to carry to the next call.
+# Each passkey stage fits one 10-minute GPU call at the defaults (lm takes 2 x LM_MIN). pk_base.pt (19.8 MB) can be carried to the
+# next call; to bring it back from a machine that returns files of at most 16 MiB, split it (split -b 9M) and cat the parts.
 # EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100).
 # Usage: LM_MIN=10 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
@@ -20,7 +21,8 @@ run() {  # name, then nsa_nb_train arguments
   local name=$1; shift
   echo "== $name: nsa_nb_train $* train.out_dir=$OUT/$name"
   python3 -m nsa_nb.cli "$@" ${EXTRA:-} train.out_dir="$OUT/$name" train.overwrite=true > "$OUT/$name.log" 2>&1
-  echo "rc=$? $(grep -E '^(done|stopped|train.max_minutes)' "$OUT/$name.log" | tr '\n' ' ')"
+  local rc=$?
+  echo "rc=$rc $(tr '\r' '\n' < "$OUT/$name.log" | grep -oE '(done|stopped) at step [0-9]+.*' | tail -1)"
 }
 if want lm; then
   for a in nsa dense; do run lm_$a --config configs/longctx_8k.yaml model.attn=$a train.max_minutes=$LM_MIN; done
