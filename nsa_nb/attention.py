@@ -4,7 +4,7 @@
 
 # %% ../nbs/05_attention.ipynb #5a08cf16
 from __future__ import annotations
-import collections, importlib.util, logging, math, os, warnings
+import collections, functools, importlib.util, logging, math, os, warnings
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -67,8 +67,9 @@ def get_fallback_counters() -> dict:
 # %% ../nbs/05_attention.ipynb #75950de2
 BACKENDS = ('auto', 'triton', 'reference')
 
+@functools.lru_cache(None)
 def triton_kernels():
-    "The `nsa_nb.kernels.nsa` module if it is installed and Triton imports, else None."
+    "The `nsa_nb.kernels.nsa` module if it is installed and Triton imports, else None; looked up once (every forward asks)."
     if importlib.util.find_spec('triton') is None or importlib.util.find_spec('nsa_nb.kernels') is None: return None
     try:
         import nsa_nb.kernels.nsa as kn

@@ -21,7 +21,7 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention, WindowAttention
+from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
@@ -105,10 +105,9 @@ def layer_cache(attn, B:int, max_len:int, device=None, dtype=None, backend:str|N
     device, dtype = device or attn.q_proj.weight.device, dtype or attn.q_proj.weight.dtype
     z = lambda C, D: torch.zeros(B, attn.n_kv, C, D, device=device, dtype=dtype)           # [B, H, C, D]
     reads = lambda n: torch.zeros(B, attn.n_kv, n, device=device, dtype=torch.long)
-    if isinstance(attn, WindowAttention):
-        raise NotImplementedError("no decode cache for model.attn='window' (a baseline for training comparisons); generate() re-runs the forward for it (has_decode_cache() is False)")
     if isinstance(attn, DenseAttention): return DenseLayerCache(z(max_len, attn.d_k), z(max_len, attn.d_v), reads(1))
-    if not isinstance(attn, NSAttention): raise TypeError(f"no decode cache for {type(attn).__name__}: NSAttention or DenseAttention")
+    if not isinstance(attn, NSAttention): raise TypeError(f"no decode cache for {type(attn).__name__}: NSAttention and DenseAttention layers have one "
+                                                            "(model.attn='window' is a training baseline: generate() re-runs its forward)")
     c = attn.cfg
     caps = (c.l + c.d - 1, max_len, min(c.w, max_len)) if c.separate_kv else (max_len,)
     k, v = tuple(z(C, attn.d_k) for C in caps), tuple(z(C, attn.d_v) for C in caps)
@@ -469,8 +468,8 @@ def fill_random_(cache, T:int|list, seed:int=0):
 # %% ../nbs/11_decode.ipynb #9a62e1d3
 @patch
 def has_decode_cache(self:TransformerLM) -> bool:
-    "Every layer has a decode cache: NSA and dense layers do, the window-only baseline does not."
-    return not any(isinstance(b.attn, WindowAttention) for b in self.blocks)
+    "Every layer has a decode cache: NSA and dense layers do (`layer_cache`), the window-only baseline does not."
+    return all(isinstance(b.attn, (NSAttention, DenseAttention)) for b in self.blocks)
 
 @patch
 def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:

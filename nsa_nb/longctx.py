@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_longctx.ipynb #864c8fa3
 from __future__ import annotations
-import contextlib, json
+import json
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -13,9 +13,10 @@ import torch.nn.functional as F
 import yaml
 from .data import PasskeyChunks, get_tokenizer
 from .train import model_from_checkpoint, autocast_ctx
+from .model import evaluating
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'evaluating', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
+__all__ = ['read_run', 'plot_runs', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
            'passkey_selection_probe', 'compare_losses', 'steady_tokens_per_s']
 
 # %% ../nbs/14_longctx.ipynb #a356cd07
@@ -56,13 +57,6 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
     return axes
 
 # %% ../nbs/14_longctx.ipynb #32bb70c4
-@contextlib.contextmanager
-def evaluating(model:torch.nn.Module):
-    "`model` in eval mode inside the block; its own mode again after."
-    was = model.training; model.eval()
-    try: yield model
-    finally: model.train(was)
-
 def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks, n:int, batch_size:int):
     "Samples 0..n-1 of `pk` through `model` in batches: yields `(chunks [b, seq_len + 1], logits [b, seq_len, vocab])`, bf16 autocast on a GPU."
     dev = next(model.parameters()).device

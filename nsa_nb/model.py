@@ -4,7 +4,7 @@
 
 # %% ../nbs/07_model.ipynb #b3e90889
 from __future__ import annotations
-import collections, math
+import collections, contextlib, math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -15,8 +15,8 @@ from .attention import NSAttention, rope_cos_sin, apply_rope, resolve_backend, t
 from .sliding import sliding_attention
 
 # %% auto #0
-__all__ = ['RMSNorm', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM',
-           'sample_next', 'nsa_keys_per_query']
+__all__ = ['RMSNorm', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block',
+           'TransformerLM', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -39,8 +39,8 @@ def _sdpa_gqa(q, k, v):
         return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), is_causal=True)
 
 # %% ../nbs/07_model.ipynb #5fff2ab0
-class DenseAttention(nn.Module):
-    "Causal GQA attention through SDPA: `x [B, T, dim]` -> `[B, T, dim]`; RoPE on q and k as in `NSAttention`."
+class GQAttention(nn.Module):
+    "The baselines' shared part: q/k/v/o projections and RoPE as in `NSAttention`; `x [B, T, dim]` -> `[B, T, dim]` through the subclass's `attend`."
     def __init__(self, dim:int, n_heads:int, n_kv_groups:int, d_k:int, d_v:int, rope_base:float=10000.0):
         super().__init__()
         if n_heads % n_kv_groups: raise ValueError(f"n_heads={n_heads} must be a multiple of n_kv_groups={n_kv_groups}")
@@ -59,24 +59,28 @@ class DenseAttention(nn.Module):
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         return self.o_proj(self.attend(q, k, v).reshape(B, T, self.n_heads * self.d_v))
 
+    def attend(self, q, k, v): raise NotImplementedError   # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`
+
+class DenseAttention(GQAttention):
+    "Causal GQA attention through SDPA: `x [B, T, dim]` -> `[B, T, dim]`."
     def attend(self, q, k, v):
         "`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal, every earlier key."
         return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
 
 # %% ../nbs/07_model.ipynb #9949acd8
-class WindowAttention(DenseAttention):
+class WindowAttention(GQAttention):
     "Sliding-window GQA attention alone (`model.attn='window'`): `x [B, T, dim]` -> `[B, T, dim]`, keys t-w < s <= t."
     def __init__(self, dim:int, n_heads:int, n_kv_groups:int, d_k:int, d_v:int, w:int, backend:str='auto', rope_base:float=10000.0):
         super().__init__(dim, n_heads, n_kv_groups, d_k, d_v, rope_base)
         self.w, self.backend, self.fallbacks = w, backend, collections.Counter()
 
     def attend(self, q, k, v):
+        "Notebook 06a's banded kernel where NSA's Triton path would run (the same checks, `tensors_unsupported`), else notebook 04's reference."
         if resolve_backend(self.backend, q.device) == 'triton':
-            if triton_kernels() is not None and q.dtype != torch.float64 and max(self.d_k, self.d_v) <= 256:
-                from nsa_nb.kernels.banded import sliding_attention_triton
-                return sliding_attention_triton(q, k, v, self.w)[0]
-            count_fallback('window_unsupported', f"window attention with {q.dtype}, K={self.d_k}, V={self.d_v} on {q.device}: "
-                           "running the reference (needs CUDA or TRITON_INTERPRET=1, fp16/bf16/fp32, K and V <= 256)", self.fallbacks)
+            kn = triton_kernels()
+            why = "the Triton kernels are not available here" if kn is None else kn.tensors_unsupported(q, k, v)
+            if why is None: return kn.sliding_attention_triton(q, k, v, self.w)[0]
+            count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
         return sliding_attention(q, k, v, self.w)[0]
 
 # %% ../nbs/07_model.ipynb #7e8e02ff
@@ -158,6 +162,13 @@ def num_params(self:TransformerLM, non_embedding:bool=False) -> int:
     return n - self.tok_emb.weight.numel() if non_embedding else n
 
 # %% ../nbs/07_model.ipynb #9d1875c1
+@contextlib.contextmanager
+def evaluating(model:nn.Module):
+    "`model` in eval mode inside the block; its own mode again after."
+    was = model.training; model.eval()
+    try: yield model
+    finally: model.train(was)
+
 def sample_next(logits:torch.Tensor, temperature:float=0.0, top_k:int|None=None, generator=None) -> torch.Tensor:
     "Next tokens `[B, 1]` from `logits [B, vocab]`: argmax at temperature 0, else sampled from softmax(logits / temperature), optionally among the top_k."
     if temperature <= 0: return logits.argmax(-1, keepdim=True)
@@ -184,9 +195,7 @@ def generate(self:TransformerLM,
     if use_cache and not self.has_decode_cache():
         raise ValueError("cached=True needs a decode cache in every layer (import nsa_nb.decode; model.attn='window' has none): pass cached=False")
     sample = lambda logits: sample_next(logits.float(), temperature, top_k, generator)     # [B, vocab] -> [B, 1]
-    was = self.training; self.eval()
-    try: return (self.generate_cached if use_cache else self.generate_full)(idx, max_new_tokens, sample, context)
-    finally: self.train(was)
+    with evaluating(self): return (self.generate_cached if use_cache else self.generate_full)(idx, max_new_tokens, sample, context)
 
 @patch
 def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
@@ -198,13 +207,16 @@ def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None)
 def has_decode_cache(self:TransformerLM) -> bool: return False   # importing nsa_nb.decode (notebook 11; nsa_nb.train and nsa_nb.cli do) gives layers caches
 
 # %% ../nbs/07_model.ipynb #4df2e1c4
+def window_keys_per_query(T:int, w:int) -> float:
+    "Mean keys a query reads over positions t < T in a window of `w`: min(t + 1, w)."
+    return (torch.arange(1, T + 1, dtype=torch.float64).clamp(max=w)).mean().item()
+
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     "Mean keys a query reads over positions t < T in NSA: compressed blocks + selected tokens + window."
     t = torch.arange(T, dtype=torch.float64)
     n_cmp = ((t + 1 - cfg.l) // cfg.d + 1).clamp_min(0)                    # blocks [i*d, i*d+l) with i*d+l-1 <= t
     sel = (t + 1).clamp(max=cfg.n_sel * cfg.l_sel)
-    win = (t + 1).clamp(max=cfg.w)
-    return (n_cmp + sel + win).mean().item()
+    return (n_cmp + sel).mean().item() + window_keys_per_query(T, cfg.w)
 
 @patch
 def flops_per_token(self:TransformerLM, seq_len:int) -> float:
@@ -212,6 +224,6 @@ def flops_per_token(self:TransformerLM, seq_len:int) -> float:
     mc = self.cfg
     n_mat = self.num_params(non_embedding=True) + mc.vocab_size * mc.dim   # the head is a matmul even when tied
     if mc.attn == 'nsa': keys = nsa_keys_per_query(seq_len, self.nsa_cfg)
-    elif mc.attn == 'window': keys = torch.arange(1, seq_len + 1).clamp(max=self.nsa_cfg.w).double().mean().item()
+    elif mc.attn == 'window': keys = window_keys_per_query(seq_len, self.nsa_cfg.w)
     else: keys = (seq_len + 1) / 2
     return 6 * n_mat + 6 * mc.n_layers * mc.n_heads * (mc.d_k + mc.d_v) * keys

@@ -682,10 +682,12 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
 
 @patch
 def time_up(self:Trainer) -> bool:
-    "Has `train.max_minutes` of wall time passed? Rank 0's clock decides, so every rank stops after the same step."
-    up = torch.tensor(float(time.time() - self.t_start >= self.tc.max_minutes * 60), device=self.device)
-    if self.env.ddp: dist.broadcast(up, 0)
-    return bool(up.item())
+    "Has `train.max_minutes` of wall time passed? Under DDP rank 0's clock decides (one broadcast), so every rank stops after the same step."
+    up = time.time() - self.t_start >= self.tc.max_minutes * 60
+    if not self.env.ddp: return up                                          # one process: no tensor, no device sync
+    flag = torch.tensor(float(up), device=self.device)
+    dist.broadcast(flag, 0)
+    return bool(flag.item())
 
 @patch
 def validate(self:Trainer):

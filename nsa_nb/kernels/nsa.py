@@ -14,7 +14,7 @@ from .banded import INTERPRET, dot_precision, compressed_attention_triton, slidi
 from .selection import selected_attention_triton
 
 # %% auto #0
-__all__ = ['SCORE_BYTES', 'select_blocks_triton', 'unsupported', 'nsa_branches']
+__all__ = ['SCORE_BYTES', 'select_blocks_triton', 'tensors_unsupported', 'unsupported', 'nsa_branches']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -87,15 +87,20 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     return idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ec54abc0
-def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
-    "Why the Triton path cannot take this call, or None."
-    K, V, G = q.shape[-1], vs[0].shape[-1], q.shape[2] // ks[0].shape[2]
+def tensors_unsupported(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor) -> str|None:
+    "Why the kernels cannot take heads `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` here, or None (also the window baseline's check, notebook 07)."
+    K, V, G = q.shape[-1], v.shape[-1], q.shape[2] // k.shape[2]
     if q.device.type != 'cuda' and not INTERPRET: return f"tensors are on {q.device} (Triton needs CUDA, or TRITON_INTERPRET=1 on a CPU)"
     if q.dtype not in (torch.float16, torch.bfloat16, torch.float32): return f"dtype {q.dtype} (the kernels take fp16, bf16, fp32)"
-    if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1): return f"l_sel={cfg.l_sel} (the kernels need a power of two >= 16)"
     if max(K, V) > 256: return f"head dims K={K}, V={V} (the kernels take up to 256)"
     if G > 64: return f"{G} query heads per group (the kernels take up to 64)"
     return None
+
+def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
+    "Why the Triton path cannot take this call, or None."
+    if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1): return f"l_sel={cfg.l_sel} (the kernels need a power of two >= 16)"
+    return tensors_unsupported(q, ks[0], vs[0])
+
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2aba0ac8
 def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None):
