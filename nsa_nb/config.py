@@ -163,6 +163,7 @@ class DataConfig(_Section):
     val_fraction: float = 0.01  # share of documents held out for validation
     max_docs: int = 0           # read at most this many documents (0: all)
     passkey_distance: int = 0   # passkey: tokens from the key to the answer (0: as far as seq_len allows; -1: uniform at random per sample); > nsa.w puts it out of the window's reach
+    passkey_min_distance: int = 0  # passkey with passkey_distance=-1: draw distances from this one up (0: the shortest possible); above n_layers * nsa.w no stack of windows can relay the key
     passkey_digits: int = 5     # passkey: digits of the key (the answer whose loss is measured)
     passkey_loss: str = 'all'   # passkey: train on the loss of 'all' tokens or of the 'answer' digits only
     hf_path: str = 'HuggingFaceFW/fineweb-edu'  # fineweb_edu: the Hub dataset streamed
@@ -175,6 +176,7 @@ class DataConfig(_Section):
         if self.tokenizer not in ('bytes', 'gpt2'): p.append(f"data.tokenizer={self.tokenizer!r}: must be 'bytes' or 'gpt2'")
         if self.passkey_distance < -1: p.append(f"data.passkey_distance={self.passkey_distance}: must be >= 1, 0 (as far as seq_len allows) or -1 (random per sample)")
         if self.passkey_loss not in ('all', 'answer'): p.append(f"data.passkey_loss={self.passkey_loss!r}: must be 'all' or 'answer'")
+        if self.passkey_min_distance < 0: p.append(f"data.passkey_min_distance={self.passkey_min_distance}: must be >= 0 (0: the shortest possible)")
         if self.passkey_digits < 1: p.append(f"data.passkey_digits={self.passkey_digits}: must be >= 1")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")
         if not 0 <= self.val_fraction < 1: p.append(f"data.val_fraction={self.val_fraction}: must be in [0, 1)")

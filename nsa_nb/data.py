@@ -209,8 +209,8 @@ _FILLER = ["The grass is green. ", "The sky is blue. ", "The sun is yellow. ", "
            "The river flows to the sea. ", "A day has twenty-four hours. ", "Birds sing in the morning. "]
 
 class PasskeyChunks:
-    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk (-1: a random distance per chunk)."
-    def __init__(self, seq_len:int, tokenizer, distance:int=0, digits:int=5, seed:int=0):
+    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk (-1: a random distance per chunk, at least `min_random`)."
+    def __init__(self, seq_len:int, tokenizer, distance:int=0, digits:int=5, seed:int=0, min_random:int=0):
         self.seq_len, self.tok, self.digits, self.seed = seq_len, tokenizer, digits, seed
         e = lambda s: [int(t) for t in tokenizer.encode(s)]
         self.key_pre, self.key_post, self.question = e("The pass key is "), e(". Remember it. "), e(" What is the pass key? The pass key is ")
@@ -220,11 +220,15 @@ class PasskeyChunks:
         n = seq_len + 1
         self.min_distance = digits + len(self.key_post) + len(self.question)
         self.max_distance = n - digits - len(self.key_pre)
-        self.random = distance == -1                                        # uniform in [min_distance, max_distance] per chunk
+        self.random = distance == -1                                        # uniform in [low, max_distance] per chunk
         self.distance = self.max_distance if distance in (0, -1) else distance
         if not self.min_distance <= self.distance <= self.max_distance:
             raise ValueError(f"data.passkey_distance={distance}: with train.seq_len={seq_len} it must be in "
                              f"[{self.min_distance}, {self.max_distance}] (0: the largest, -1: random); raise train.seq_len or lower the distance")
+        if min_random > self.max_distance:
+            raise ValueError(f"data.passkey_min_distance={min_random}: with train.seq_len={seq_len} no key can be more than "
+                             f"{self.max_distance} tokens back; lower it or raise train.seq_len")
+        self.low = max(self.min_distance, min_random)                       # the shortest random distance
         self.answer_slice = slice(-digits, None)   # the answer's positions in y (and in the logits)
 
     def _fill(self, rng, n:int) -> list[int]:
@@ -236,7 +240,7 @@ class PasskeyChunks:
         rng = np.random.default_rng([self.seed, i])
         key = [self.digit_ids[int(d)][0] for d in rng.integers(0, 10, self.digits)]
         n = self.seq_len + 1
-        D = int(rng.integers(self.min_distance, self.max_distance + 1)) if self.random else self.distance
+        D = int(rng.integers(self.low, self.max_distance + 1)) if self.random else self.distance
         head = n - self.digits - D - len(self.key_pre)                      # filler before the key
         mid = D - self.digits - len(self.key_post) - len(self.question)    # filler between key and question
         toks = self._fill(rng, head) + self.key_pre + key + self.key_post + self._fill(rng, mid) + self.question + key
@@ -392,7 +396,7 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> D
         return Data(rb(SyntheticChunks(L, seed)), _val_batches(SyntheticChunks(L, seed + 1_000_003), tc, mbs, rank, world_size), tok, None,
                     dict(task='repeated random patterns'))
     if dc.dataset == 'passkey':
-        mk = lambda s: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s)
+        mk = lambda s: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s, dc.passkey_min_distance)
         tr = mk(seed)
         return Data(rb(tr), _val_batches(mk(seed + 1_000_003), tc, mbs, rank, world_size), tok, tr.answer_slice,
                     dict(task='passkey', distance=tr.distance, digits=dc.passkey_digits))

@@ -26,7 +26,7 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv
            'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
            'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
            'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
-           'Trainer', 'train', 'model_from_checkpoint', 'train_throughput']
+           'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -423,18 +423,32 @@ def _yaml_dump(cfg:RunConfig) -> str:
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
 
 # %% ../nbs/09_train.ipynb #80124aa4
+def fit_kv_projections(sd:dict, own:dict) -> tuple[dict, list[str]]:
+    "Checkpoint weights `sd` with their K/V projections fitted to `own`'s: shared -> `nsa.separate_kv` (each branch starts from the shared one), separate -> a window model (the window branch's set, the last of (cmp, sel, win))."
+    sd, notes = dict(sd), []
+    for k, v in own.items():
+        if not k.endswith(('attn.k_proj.weight', 'attn.v_proj.weight')) or k not in sd or sd[k].shape == v.shape: continue
+        if sd[k].shape[0] * 3 == v.shape[0]: sd[k], note = sd[k].repeat(3, 1), 'shared K/V copied to each branch'
+        elif sd[k].shape[0] == v.shape[0] * 3: sd[k], note = sd[k].chunk(3)[2], "the window branch's K/V kept"
+        else: continue
+        if note not in notes: notes.append(note)
+    return sd, notes
+
 @patch
 def init_weights(self:Trainer, src):
-    "Load the model weights of checkpoint or run directory `src` (`train.init_from`); what this model lacks (a window model has no gates or compressors) is left out, and said."
+    "Load the model weights of checkpoint or run directory `src` (`train.init_from`); what this model lacks (a window model has no gates or compressors) is left out, K/V projections are fitted (`fit_kv_projections`), MLP compressors new to an 'avg' model start near mean pooling; all said in the log."
     path = find_checkpoint(src)
-    sd, own = load_checkpoint(path)['model'], self.core.state_dict()
-    missing, bad = [k for k in own if k not in sd], [k for k in own if k in sd and sd[k].shape != own[k].shape]
+    own = self.core.state_dict()
+    sd, notes = fit_kv_projections(load_checkpoint(path)['model'], own)
+    fresh = [k for k in own if k not in sd and ('.phi_k.' in k or '.phi_v.' in k)]     # nsa.phi='mlp' from an 'avg' model: starts near mean pooling
+    if fresh: notes.append(f"the compressors' MLPs are new ({len(fresh)} tensors, starting near mean pooling)")
+    missing, bad = [k for k in own if k not in sd and k not in fresh], [k for k in own if k in sd and sd[k].shape != own[k].shape]
     if missing or bad:
         raise ConfigError([f"train.init_from={src}: its model does not fit this one (missing: {missing[:3]}, other shapes: {bad[:3]}); "
                            f"use the model section it was trained with"])
-    self.core.load_state_dict({k: v for k, v in sd.items() if k in own})
+    self.core.load_state_dict({k: v for k, v in sd.items() if k in own}, strict=not fresh)
     unused = sorted({k.split('.attn.')[-1].split('.')[0] for k in sd if k not in own})          # e.g. gate, phi_k, phi_v
-    self.log(f"initialised the weights from {path}" + (f"; left out its {', '.join(unused)} ({sum(k not in own for k in sd)} tensors)" if unused else ''))
+    self.log(f"initialised the weights from {path}" + (f"; left out its {', '.join(unused)} ({sum(k not in own for k in sd)} tensors)" if unused else '') + ''.join(f"; {n}" for n in notes))
 
 @patch
 def setup(self:Trainer):
