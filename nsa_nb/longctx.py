@@ -16,7 +16,7 @@ from .train import model_from_checkpoint, autocast_ctx
 from .model import evaluating
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
+__all__ = ['read_run', 'plot_runs', 'PasskeySpread', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
            'passkey_selection_probe', 'compare_losses', 'steady_tokens_per_s']
 
 # %% ../nbs/14_longctx.ipynb #a356cd07
@@ -57,7 +57,16 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
     return axes
 
 # %% ../nbs/14_longctx.ipynb #32bb70c4
-def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks, n:int, batch_size:int):
+class PasskeySpread:
+    "Passkey samples `i = 0..n-1` at distances spread evenly over `[distance, distance + spread)` (clipped to the longest possible): the key then meets the selection blocks at every alignment, not always at the same offset."
+    def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1):
+        first = PasskeyChunks(seq_len, tokenizer, distance, digits, seed)
+        self.answer_slice, self.digits = first.answer_slice, digits
+        self.dist = [min(distance + i * spread // n, first.max_distance) for i in range(n)]      # sample i's distance
+        self._pk = {d: PasskeyChunks(seq_len, tokenizer, d, digits, seed) for d in set(self.dist)}
+    def __getitem__(self, i:int) -> torch.Tensor: return self._pk[self.dist[i]][i]
+
+def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks|PasskeySpread, n:int, batch_size:int):
     "Samples 0..n-1 of `pk` through `model` in batches: yields `(chunks [b, seq_len + 1], logits [b, seq_len, vocab])`, bf16 autocast on a GPU."
     dev = next(model.parameters()).device
     for b0 in range(0, n, batch_size):
@@ -71,12 +80,13 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                      n:int=100,                 # samples per distance
                      digits:int=5, batch_size:int=20,
                      seed:int=2_000_003,        # a seed no training run used (train: train.seed, validation: + 1_000_003)
+                     spread:int=0,              # sample distances over [D, D + spread) (e.g. nsa.l_sel: every alignment with the blocks)
                     ) -> pd.DataFrame:
     "Per distance: the share of `n` passkey samples whose every answer digit is the model's argmax, the share of digits right, and the answer's mean loss per digit."
     rows = []
     with evaluating(model):
         for D in distances:
-            pk = PasskeyChunks(seq_len, tokenizer, int(D), digits, seed)
+            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n)
             tot = torch.zeros(3, device=next(model.parameters()).device)                     # samples right, digits right, loss: summed on the device
             for c, logits in passkey_forwards(model, pk, n, batch_size):
                 logits, ans = logits[:, pk.answer_slice].float(), c[:, 1:][:, pk.answer_slice]   # [b, digits, vocab], [b, digits]
@@ -90,13 +100,14 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
 # %% ../nbs/14_longctx.ipynb #d756b197
 def passkey_sweep(runs:dict,                  # {label: run directory}
                   distances, n:int=100, device:str='auto',
-                  seq_len:int|None=None):      # sample length (None: the run's train.seq_len)
+                  seq_len:int|None=None,       # sample length (None: the run's train.seq_len)
+                  spread:int=0):               # see passkey_accuracy
     "`passkey_accuracy` of each run's latest checkpoint; one table with `model`, `attn` and `w` columns."
     device = ('cuda' if torch.cuda.is_available() else 'cpu') if device == 'auto' else device
     out = []
     for label, d in runs.items():
         model, cfg, tok = model_from_checkpoint(d, device)
-        df = passkey_accuracy(model, tok, seq_len or cfg.train.seq_len, distances, n, cfg.data.passkey_digits)
+        df = passkey_accuracy(model, tok, seq_len or cfg.train.seq_len, distances, n, cfg.data.passkey_digits, spread=spread)
         out.append(df.assign(model=label, attn=cfg.model.attn, w=cfg.nsa.w))
         del model
     return pd.concat(out, ignore_index=True)
@@ -116,25 +127,27 @@ def plot_passkey(df:pd.DataFrame, ax=None, title:str=''):
 # %% ../nbs/14_longctx.ipynb #dd018d65
 @torch.no_grad()
 def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, distances, n:int=50, digits:int=5,
-                            batch_size:int=10, seed:int=2_000_003) -> pd.DataFrame:
-    "Per distance and NSA layer: the share of (sample, KV head, answer query) where the key's selection block is selected, and whether a forced block covers it."
+                            batch_size:int=10, seed:int=2_000_003, spread:int=0) -> pd.DataFrame:
+    "Per distance and NSA layer: the share of (sample, KV head, answer query) whose selection holds the block of the key digit that query must copy, and the share of those blocks that are forced ones."
     from nsa_nb.attention import NSAttention
     layers = [m for m in model.modules() if isinstance(m, NSAttention)]
     if not layers: raise ValueError("passkey_selection_probe needs a model with NSA layers (model.attn='nsa')")
-    dev, cfg = next(model.parameters()).device, layers[0].cfg
+    dev, cfg, T = next(model.parameters()).device, layers[0].cfg, seq_len
     rows = []
     with evaluating(model):
         for D in distances:
-            pk = PasskeyChunks(seq_len, tokenizer, int(D), digits, seed)
-            T = seq_len
-            key_block = (T - digits - D + 1) // cfg.l_sel                                  # x position of the key's first digit -> its block
-            hits = torch.zeros(len(layers), device=dev)
+            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n)
+            # answer query j (x position T - digits + j) copies key digit j, at x position T + 1 - digits - D_i + j: its block
+            tgt = (T + 1 - digits - torch.tensor(pk.dist, device=dev))[:, None] + torch.arange(digits, device=dev)   # [n, digits]
+            tgt = tgt // cfg.l_sel
+            hits, b0 = torch.zeros(len(layers), device=dev), 0
             for c, _ in passkey_forwards(model, pk, n, batch_size):
+                t = tgt[b0:b0 + len(c), :, None, None]; b0 += len(c)                       # [b, digits, 1, 1]
                 for i, m in enumerate(layers):
                     idx = m._last['idx'][:, T - digits:]                                   # [b, digits, H, n_sel]: the answer's queries
-                    hits[i] += (idx == key_block).any(-1).float().mean((1, 2)).sum()
-            forced = key_block < cfg.n_init or key_block >= (T - 1) // cfg.l_sel - cfg.n_local + 1
-            rows += [dict(distance=int(D), layer=i, key_block_selected=h / n, forced=bool(forced)) for i, h in enumerate(hits.tolist())]
+                    hits[i] += (idx == t).any(-1).float().mean((1, 2)).sum()
+            forced = ((tgt < cfg.n_init) | (tgt >= (T - 1) // cfg.l_sel - cfg.n_local + 1)).float().mean().item()
+            rows += [dict(distance=int(D), layer=i, key_block_selected=h / n, forced=forced) for i, h in enumerate(hits.tolist())]
     return pd.DataFrame(rows)
 
 
