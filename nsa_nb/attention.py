@@ -38,6 +38,12 @@ class BranchGate(nn.Module):
         out = self.net if isinstance(self.net, nn.Linear) else self.net[-1]
         nn.init.normal_(out.weight, std=0.02 / math.sqrt(out.in_features)); nn.init.zeros_(out.bias)
 
+    @torch.no_grad()
+    def raise_bias(self, branch:int, p:float):
+        "Lift branch `branch`'s (0 cmp, 1 sel, 2 win) output bias, every head, to at least logit(p): at zero input its gate is then >= p."
+        out = self.net if isinstance(self.net, nn.Linear) else self.net[-1]
+        out.bias.view(self.n_heads, 3)[:, branch].clamp_(min=math.log(p / (1 - p)))
+
     def forward(self, x): return torch.sigmoid(self.net(x)).unflatten(-1, (self.n_heads, 3))
 
 # %% ../nbs/05_attention.ipynb #e4070fb3

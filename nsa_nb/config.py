@@ -134,7 +134,7 @@ class TrainConfig(_Section):
     peak_tflops: float = 0.0       # accelerator peak TFLOP/s for MFU (0: from the GPU's name; none on CPU)
     tensorboard: bool = True       # write <out_dir>/tb when the tensorboard package is installed
     init_from: str = ''            # start from the model weights of this checkpoint or run directory (fine-tuning: not its optimizer or step); a 'window' model takes an NSA model's minus its gates and compressors
-    reopen_gates: bool = False     # with init_from: start the NSA gates afresh (every branch near 0.5); a compressed-branch gate that pretraining shut leaves that branch's attention, and the selection it drives, without gradient
+    reopen_gates: float = 0.0      # with init_from: raise every NSA layer's compressed-branch gate bias to at least logit(this) (0: gates as trained); a compressed gate that pretraining shut leaves the compressed attention, and the selection it drives, without gradient
     max_minutes: float = 0.0       # stop after this many minutes of wall time, with a checkpoint (0: off); for a job's time limit or same-time comparisons
 
     def check(self) -> list[str]:

@@ -112,14 +112,16 @@ def passkey_sweep(runs:dict,                  # {label: run directory}
         del model
     return pd.concat(out, ignore_index=True)
 
-def plot_passkey(df:pd.DataFrame, ax=None, title:str=''):
+def plot_passkey(df:pd.DataFrame, ax=None, title:str='',
+                 value:str='accuracy'):        # or 'digit_accuracy' (chance: 10%)
     "Accuracy against distance, one line per model, the window's reach shaded."
     import matplotlib.pyplot as plt
     if ax is None: _, ax = plt.subplots(figsize=(6, 3.4))
     w = int(df.w.iloc[0])
     ax.axvspan(0, w, color='0.9', label=f'within the window (w = {w})')
-    for label, g in df.groupby('model', sort=False): ax.plot(g.distance, g.accuracy * 100, 'o-', label=label)
-    ax.set_xlabel('distance from the key to the answer (tokens)'); ax.set_ylabel('retrieved (% of samples)')
+    for label, g in df.groupby('model', sort=False): ax.plot(g.distance, g[value] * 100, 'o-', label=label)
+    ax.set_xlabel('distance from the key to the answer (tokens)')
+    ax.set_ylabel('retrieved (% of samples)' if value == 'accuracy' else 'answer digits right (%)')
     ax.set_ylim(-3, 103); ax.grid(alpha=.3); ax.legend(fontsize=8)
     if title: ax.set_title(title)
     return ax

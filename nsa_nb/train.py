@@ -153,7 +153,8 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=bf16 but this GPU has no bf16; set train.precision=fp16")
     if device.type == 'cpu' and prec == 'fp16':
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
-    if tc.reopen_gates and not tc.init_from: problems.append("train.reopen_gates=true needs train.init_from (a fresh model's gates are open already)")
+    if not 0 <= tc.reopen_gates < 1: problems.append(f"train.reopen_gates={tc.reopen_gates}: must be in [0, 1) (a gate value; 0: gates as trained)")
+    if tc.reopen_gates and not tc.init_from: problems.append("train.reopen_gates needs train.init_from (a fresh model's gates start open, near 0.5)")
     if tc.init_from and find_checkpoint(tc.init_from) is None:
         problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file or a run directory that holds one")
     out = Path(tc.out_dir)
@@ -449,9 +450,9 @@ def init_weights(self:Trainer, src):
                            f"use the model section it was trained with"])
     self.core.load_state_dict({k: v for k, v in sd.items() if k in own}, strict=not fresh)
     gates = [m for m in self.core.modules() if isinstance(m, BranchGate)]
-    if self.tc.reopen_gates and gates:
-        for g in gates: g.reset_parameters()
-        notes.append(f"the NSA gates start afresh near 0.5 ({len(gates)} layers; train.reopen_gates)")
+    if self.tc.reopen_gates and gates:      # only the compressed branch: resetting every gate to 0.5 wrecked a fine-tune (notebook 14)
+        for g in gates: g.raise_bias(0, self.tc.reopen_gates)
+        notes.append(f"compressed-branch gate biases raised to >= logit({self.tc.reopen_gates}) ({len(gates)} layers; train.reopen_gates)")
     unused = sorted({k.split('.attn.')[-1].split('.')[0] for k in sd if k not in own})          # e.g. gate, phi_k, phi_v
     self.log(f"initialised the weights from {path}" + (f"; left out its {', '.join(unused)} ({sum(k not in own for k in sd)} tensors)" if unused else '') + ''.join(f"; {n}" for n in notes))
 

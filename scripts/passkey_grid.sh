@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Passkey grid (notebook 14, run 5): several fine-tunes of one pretrained base at once on one GPU (small models leave an H100/H200
+# mostly idle), then passkey accuracy against distance of every run and, for NSA runs, the per-query selection probe; NSA weights
+# (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
+# Every run: configs/passkey_2k.yaml with nsa.w=64 nsa.n_sel=8 (6 x 64 = 384 tokens of window reach), keys drawn >= 400 tokens back,
+# answer-only loss, lr 3e-4 -> 3e-5, then its own overrides.
+#   RUNS="name:overrides;name:overrides"  the runs (e.g. "nsa:model.attn=nsa nsa.separate_kv=true;win:model.attn=window")
+#   INIT=train.init_from=FILE            the base (default .pk/pk_base_w64.pt: the passkey_base stage of scripts/longctx_proof.sh
+#                                        with EXTRA="nsa.w=64 nsa.n_sel=8"); STEPS, MIN (train.max_minutes), EXTRA (more overrides)
+#   DIST=64,128,...  N=samples per distance  SPREAD=64 (distances spread over a block: every key-block alignment)
+#   EXTRA_SWEEP="label=weights.pt,..."   more models to sweep
+# Usage: RUNS="..." SPREAD=64 N=64 bash scripts/passkey_grid.sh OUT
+set -uo pipefail
+OUT=$1; mkdir -p $OUT/runs; export PYTHONUNBUFFERED=1
+STEPS=${STEPS:-900}; INIT=${INIT-train.init_from=.pk/pk_base_w64.pt}; EXTRA=${EXTRA:-}; MIN=${MIN:-6.5}
+BASEF=${INIT#train.init_from=}
+[[ -z $INIT || -e $BASEF ]] || { echo "no base weights at $BASEF: run the passkey_base stage of scripts/longctx_proof.sh (EXTRA=\"nsa.w=64 nsa.n_sel=8\") or set INIT=train.init_from=FILE"; exit 1; }
+run() { local name=$1; shift
+  python3 -m nsa_nb.cli --config configs/passkey_2k.yaml nsa.w=64 nsa.n_sel=8 $INIT train.steps=$STEPS train.lr=3e-4 train.min_lr=3e-5 \
+    train.max_minutes=$MIN train.eval_every=250 data.passkey_min_distance=400 "$@" $EXTRA train.out_dir=$OUT/runs/$name train.overwrite=true > $OUT/runs/$name.log 2>&1
+  echo "$name rc=$? $(tr '\r' '\n' < $OUT/runs/$name.log | grep -oE '(done|stopped) at step [0-9]+' | tail -1)"; }
+NAMES=()
+IFS=';' read -ra SPECS <<< "$RUNS"
+for s in "${SPECS[@]}"; do n=${s%%:*}; NAMES+=($n); run $n ${s#*:} & done
+wait
+for r in "${NAMES[@]}"; do echo "== $r"; tr '\r' '\n' < $OUT/runs/$r.log | grep -E "^step [0-9]+: val|Error|error|initialised" | tail -6; done
+python3 - "$OUT" ${DIST:-64,128,256,384,480,640,768,1024,1280,1536,1792,2000} ${N:-50} "${NAMES[@]}" <<'PY'
+import sys, torch, pandas as pd
+from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
+from nsa_nb.train import model_from_checkpoint, find_checkpoint, load_checkpoint
+d, dist, n, names = sys.argv[1], [int(x) for x in sys.argv[2].split(',')], int(sys.argv[3]), sys.argv[4:]
+runs = {r: f'{d}/runs/{r}' for r in names}
+import os; runs.update(dict(kv.split('=') for kv in os.environ.get('EXTRA_SWEEP', '').split(',') if kv))
+df = passkey_sweep(runs, dist, n=n, spread=int(__import__("os").environ.get("SPREAD", "0"))); df.to_csv(f'{d}/grid_passkey.csv', index=False)
+print(df.pivot_table(index='distance', columns='model', values='accuracy', sort=False).to_string())
+print(df.pivot_table(index='distance', columns='model', values='digit_accuracy', sort=False).to_string())
+dev = 'cuda' if torch.cuda.is_available() else 'cpu'
+for r in names:
+    m, cfg, tok = model_from_checkpoint(runs[r], dev)
+    if cfg.model.attn != 'nsa': continue
+    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, n // 2), spread=int(__import__("os").environ.get("SPREAD", "0"))); pr.to_csv(f'{d}/grid_probe_{r}.csv', index=False)
+    print(r); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
+    s = load_checkpoint(find_checkpoint(runs[r]))
+    torch.save({'model': {k: v.bfloat16() if v.is_floating_point() else v for k, v in s['model'].items()}, 'config': s['config']}, f'{d}/w_{r}.pt')
+PY
