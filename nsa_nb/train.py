@@ -109,7 +109,7 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
         except DataUnavailable as e: p.append(str(e))
     if dc.dataset == 'passkey' and tok is not None:
         try:
-            pk = PasskeyChunks(cfg.train.seq_len, tok, dc.passkey_distance, dc.passkey_digits)
+            pk = PasskeyChunks(cfg.train.seq_len, tok, dc.passkey_distance, dc.passkey_digits, min_random=dc.passkey_min_distance)
             if cfg.model.attn == 'nsa' and pk.distance <= cfg.nsa.w:
                 w.append(f"data.passkey_distance={pk.distance} <= nsa.w={cfg.nsa.w}: the sliding window alone can see the key; "
                          f"raise it above {cfg.nsa.w} to test what selection and compression add")
@@ -425,13 +425,13 @@ def _yaml_dump(cfg:RunConfig) -> str:
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
 
 # %% ../nbs/09_train.ipynb #80124aa4
-def fit_kv_projections(sd:dict, own:dict) -> tuple[dict, list[str]]:
-    "Checkpoint weights `sd` with their K/V projections fitted to `own`'s: shared -> `nsa.separate_kv` (each branch starts from the shared one), separate -> a window model (the window branch's set, the last of (cmp, sel, win))."
+def fit_kv_projections(sd:dict, own:dict, to_window:bool=False) -> tuple[dict, list[str]]:
+    "Checkpoint weights `sd` with their K/V projections fitted to `own`'s: shared -> `nsa.separate_kv` (each branch starts from the shared one), separate -> a window model (`to_window`: the window branch's set, the last of (cmp, sel, win)); other mismatches are left for the caller to report."
     sd, notes = dict(sd), []
     for k, v in own.items():
         if not k.endswith(('attn.k_proj.weight', 'attn.v_proj.weight')) or k not in sd or sd[k].shape == v.shape: continue
         if sd[k].shape[0] * 3 == v.shape[0]: sd[k], note = sd[k].repeat(3, 1), 'shared K/V copied to each branch'
-        elif sd[k].shape[0] == v.shape[0] * 3: sd[k], note = sd[k].chunk(3)[2], "the window branch's K/V kept"
+        elif sd[k].shape[0] == v.shape[0] * 3 and to_window: sd[k], note = sd[k].chunk(3)[2], "the window branch's K/V kept"
         else: continue
         if note not in notes: notes.append(note)
     return sd, notes
@@ -441,7 +441,7 @@ def init_weights(self:Trainer, src):
     "Load the model weights of checkpoint or run directory `src` (`train.init_from`); what this model lacks (a window model has no gates or compressors) is left out, K/V projections are fitted (`fit_kv_projections`), MLP compressors new to an 'avg' model start near mean pooling; all said in the log."
     path = find_checkpoint(src)
     own = self.core.state_dict()
-    sd, notes = fit_kv_projections(load_checkpoint(path)['model'], own)
+    sd, notes = fit_kv_projections(load_checkpoint(path)['model'], own, to_window=self.cfg.model.attn == 'window')
     fresh = [k for k in own if k not in sd and ('.phi_k.' in k or '.phi_v.' in k)]     # nsa.phi='mlp' from an 'avg' model: starts near mean pooling
     if fresh: notes.append(f"the compressors' MLPs are new ({len(fresh)} tensors, starting near mean pooling)")
     missing, bad = [k for k in own if k not in sd and k not in fresh], [k for k in own if k in sd and sd[k].shape != own[k].shape]
