@@ -30,13 +30,7 @@ class BranchGate(nn.Module):
         self.n_heads = n_heads
         out = nn.Linear(dim if kind == 'linear' else dim // 4 or 1, 3 * n_heads)
         self.net = out if kind == 'linear' else nn.Sequential(nn.Linear(dim, dim // 4 or 1), nn.SiLU(), out)
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        "Every gate near 0.5: the hidden layer at torch's default init, the output layer small with zero bias."
-        for lin in [m for m in self.net.modules() if isinstance(m, nn.Linear)][:-1]: lin.reset_parameters()
-        out = self.net if isinstance(self.net, nn.Linear) else self.net[-1]
-        nn.init.normal_(out.weight, std=0.02 / math.sqrt(out.in_features)); nn.init.zeros_(out.bias)
+        nn.init.normal_(out.weight, std=0.02 / math.sqrt(out.in_features)); nn.init.zeros_(out.bias)  # gates start near 0.5
 
     @torch.no_grad()
     def raise_bias(self, branch:int, p:float):
