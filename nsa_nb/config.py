@@ -178,6 +178,8 @@ class DataConfig(_Section):
         if self.passkey_distance < -1: p.append(f"data.passkey_distance={self.passkey_distance}: must be >= 1, 0 (as far as seq_len allows) or -1 (random per sample)")
         if self.passkey_loss not in ('all', 'answer'): p.append(f"data.passkey_loss={self.passkey_loss!r}: must be 'all' or 'answer'")
         if self.passkey_min_distance < 0: p.append(f"data.passkey_min_distance={self.passkey_min_distance}: must be >= 0 (0: the shortest possible)")
+        if self.passkey_min_distance and self.passkey_distance != -1:
+            p.append(f"data.passkey_min_distance={self.passkey_min_distance} applies to random distances only: set data.passkey_distance=-1, or the min to 0")
         if self.passkey_digits < 1: p.append(f"data.passkey_digits={self.passkey_digits}: must be >= 1")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")
         if not 0 <= self.val_fraction < 1: p.append(f"data.val_fraction={self.val_fraction}: must be in [0, 1)")

@@ -61,7 +61,7 @@ class PasskeySpread:
     "Passkey samples `i = 0..n-1` at distances spread evenly over `[distance, distance + spread)` (clipped to the longest possible): the key then meets the selection blocks at every alignment, not always at the same offset."
     def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1):
         first = PasskeyChunks(seq_len, tokenizer, distance, digits, seed)
-        self.answer_slice, self.digits = first.answer_slice, digits
+        self.answer_slice = first.answer_slice
         self.dist = [min(distance + i * spread // n, first.max_distance) for i in range(n)]      # sample i's distance
         self._pk = {d: PasskeyChunks(seq_len, tokenizer, d, digits, seed) for d in set(self.dist)}
     def __getitem__(self, i:int) -> torch.Tensor: return self._pk[self.dist[i]][i]
@@ -95,7 +95,6 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
             right, digits_right, loss = tot.tolist()                                           # one host sync per distance
             rows.append(dict(distance=int(D), accuracy=right / n, digit_accuracy=digits_right / (n * digits), answer_loss=loss / (n * digits), n=n))
     return pd.DataFrame(rows)
-
 
 # %% ../nbs/14_longctx.ipynb #d756b197
 def passkey_sweep(runs:dict,                  # {label: run directory}
@@ -132,6 +131,7 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
                             batch_size:int=10, seed:int=2_000_003, spread:int=0) -> pd.DataFrame:
     "Per distance and NSA layer: the share of (sample, KV head, answer query) whose selection holds the block of the key digit that query must copy, and the share of those blocks that are forced ones."
     from nsa_nb.attention import NSAttention
+    from nsa_nb.selection import forced_blocks
     layers = [m for m in model.modules() if isinstance(m, NSAttention)]
     if not layers: raise ValueError("passkey_selection_probe needs a model with NSA layers (model.attn='nsa')")
     dev, cfg, T = next(model.parameters()).device, layers[0].cfg, seq_len
@@ -148,10 +148,9 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
                 for i, m in enumerate(layers):
                     idx = m._last['idx'][:, T - digits:]                                   # [b, digits, H, n_sel]: the answer's queries
                     hits[i] += (idx == t).any(-1).float().mean((1, 2)).sum()
-            forced = ((tgt < cfg.n_init) | (tgt >= (T - 1) // cfg.l_sel - cfg.n_local + 1)).float().mean().item()
+            forced = forced_blocks(tgt, torch.arange(T - digits, T, device=dev), cfg).float().mean().item()   # query j sits at T - digits + j
             rows += [dict(distance=int(D), layer=i, key_block_selected=h / n, forced=forced) for i, h in enumerate(hits.tolist())]
     return pd.DataFrame(rows)
-
 
 # %% ../nbs/14_longctx.ipynb #1eccd6a0
 def compare_losses(a, b,                       # run directories (or read_run dicts)

@@ -12,7 +12,8 @@ from .reference import upcast, check_qkv, masked_softmax, masked_attend, chunked
 from .compression import cmp_block_visible, n_cmp_blocks
 
 # %% auto #0
-__all__ = ['selection_block_weights', 'selection_scores', 'topn_blocks', 'select_blocks', 'gather_blocks', 'selected_attention']
+__all__ = ['selection_block_weights', 'selection_scores', 'forced_blocks', 'topn_blocks', 'select_blocks', 'gather_blocks',
+           'selected_attention']
 
 # %% ../nbs/03_selection.ipynb #6f34b735
 def selection_block_weights(n_cmp:int, n_slc:int, l:int, d:int, l_sel:int, device=None) -> torch.Tensor:
@@ -32,12 +33,17 @@ def selection_scores(q:torch.Tensor, k_cmp:torch.Tensor, t:torch.Tensor, W:torch
     return (p_cmp @ W.to(p_cmp.dtype)).sum(3)                                                  # Eq. 9, then Eq. 10: sum over the G heads
 
 # %% ../nbs/03_selection.ipynb #94ceb293
+def forced_blocks(j:torch.Tensor, t:torch.Tensor, cfg:NSAConfig) -> torch.Tensor:
+    "Is block `j` always selected for a query at `t` (broadcast)? The first `n_init` blocks, and the `n_local` blocks up to the one holding t."
+    cur = t // cfg.l_sel
+    return (j < cfg.n_init) | ((j > cur - cfg.n_local) & (j <= cur))
+
 def topn_blocks(scores:torch.Tensor, t:torch.Tensor, cfg:NSAConfig) -> torch.Tensor:
     "Pick `cfg.n_sel` blocks per row of `scores [B, C, H, n_slc]` for queries at `t [C]`: forced ones first, then top scores; sorted, -1 padded."
     n_slc = scores.shape[-1]
     j, cur = torch.arange(n_slc, device=scores.device), (t // cfg.l_sel)[:, None]   # [n_slc], [C, 1]
     visible = j <= cur                                                           # block starts at or before t
-    forced = (j < cfg.n_init) | ((j > cur - cfg.n_local) & visible)             # initial + local blocks
+    forced = forced_blocks(j, t[:, None], cfg)                                   # initial + local blocks
     s = scores.masked_fill(forced[None, :, None], float('inf')).masked_fill(~visible[None, :, None], float('-inf'))
     val, idx = s.topk(min(cfg.n_sel, n_slc), dim=-1)
     idx = torch.where(val == float('-inf'), n_slc, idx).sort(-1).values        # invalid sorts last ...

@@ -26,7 +26,7 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv
            'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
            'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
            'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
-           'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'train_throughput']
+           'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'export_weights', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -155,6 +155,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
     if not 0 <= tc.reopen_gates < 1: problems.append(f"train.reopen_gates={tc.reopen_gates}: must be in [0, 1) (a gate value; 0: gates as trained)")
     if tc.reopen_gates and not tc.init_from: problems.append("train.reopen_gates needs train.init_from (a fresh model's gates start open, near 0.5)")
+    if tc.reopen_gates and cfg.model.attn != 'nsa': problems.append(f"train.reopen_gates with model.attn={cfg.model.attn!r}: only NSA layers have gates; set it to 0")
     if tc.init_from and find_checkpoint(tc.init_from) is None:
         problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file or a run directory that holds one")
     out = Path(tc.out_dir)
@@ -449,8 +450,8 @@ def init_weights(self:Trainer, src):
         raise ConfigError([f"train.init_from={src}: its model does not fit this one (missing: {missing[:3]}, other shapes: {bad[:3]}); "
                            f"use the model section it was trained with"])
     self.core.load_state_dict({k: v for k, v in sd.items() if k in own}, strict=not fresh)
-    gates = [m for m in self.core.modules() if isinstance(m, BranchGate)]
-    if self.tc.reopen_gates and gates:      # only the compressed branch: resetting every gate to 0.5 wrecked a fine-tune (notebook 14)
+    if self.tc.reopen_gates:                 # only the compressed branch: resetting every gate to 0.5 wrecked a fine-tune (notebook 14)
+        gates = [m for m in self.core.modules() if isinstance(m, BranchGate)]
         for g in gates: g.raise_bias(0, self.tc.reopen_gates)
         notes.append(f"compressed-branch gate biases raised to >= logit({self.tc.reopen_gates}) ({len(gates)} layers; train.reopen_gates)")
     unused = sorted({k.split('.attn.')[-1].split('.')[0] for k in sd if k not in own})          # e.g. gate, phi_k, phi_v
@@ -759,6 +760,15 @@ def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[Transfor
     model = TransformerLM(cfg.model, cfg.nsa).to(device)
     model.load_state_dict(s['model']); model.eval()
     return model, cfg, get_tokenizer(cfg.data.tokenizer)
+
+def export_weights(src, dst, dtype:torch.dtype=torch.bfloat16) -> Path:
+    "The model weights (floats as `dtype`) and config of checkpoint or run directory `src`, alone, to the file `dst`, atomically: what `train.init_from` and `model_from_checkpoint` read, without the optimizer state (a bf16 file is a sixth of a checkpoint's size)."
+    p = find_checkpoint(src)
+    if p is None: raise FileNotFoundError(f"no checkpoint at {src}: give a checkpoints/step_XXXXXXX.pt file or a run directory")
+    s = load_checkpoint(p)
+    w = dict(model={k: v.to(dtype) if v.is_floating_point() else v for k, v in s['model'].items()}, config=s['config'], source=str(p))
+    atomic_write(dst, lambda f: torch.save(w, f))
+    return Path(dst)
 
 # %% ../nbs/09_train.ipynb #5345ccee
 def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings

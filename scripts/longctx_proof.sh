@@ -2,14 +2,14 @@
 # The long-context runs of notebook 14 on one GPU, every one through nsa_nb_train:
 #   lm            the 125M model at seq_len 8192 on the standard library's sources, NSA then dense, LM_MIN minutes each
 #   passkey_base  a small NSA model trained as a language model on the standard library at seq_len 2048 for BASE_MIN
-#                 minutes (BASE_STEPS steps of schedule); its weights alone (bf16) go to OUT/pk_base.pt
+#                 minutes (BASE_STEPS steps of schedule); its weights alone (bf16, with the config) go to OUT/pk_base.pt
 #   passkey_ft    from OUT/pk_base.pt (or BASE=file): fine-tuned on passkey retrieval (keys 59..2028 tokens back) as NSA
 #                 and as window-only (the same weights without compression and selection), FT_STEPS steps each at FT_LR;
-#                 then accuracy against distance of both (passkey.csv) and NSA's selection probe (selection_probe.csv)
+#                 then accuracy against distance of both (passkey.csv) and NSA's selection probe (probe_NSA.csv): scripts/passkey_eval.py
 #   passkey       both passkey stages
 # Each passkey stage fits one 10-minute GPU call at the defaults (lm takes 2 x LM_MIN). pk_base.pt (19.8 MB) can be carried to the
 # next call; to bring it back from a machine that returns files of at most 16 MiB, split it (split -b 9M) and cat the parts.
-# EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100).
+# EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100); DIST=64,128,... its distances.
 # Usage: LM_MIN=10 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
 OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm passkey}
@@ -29,23 +29,10 @@ if want lm; then
 fi
 if want passkey_base; then
   run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
-  python3 -c "import sys, torch; from nsa_nb.train import find_checkpoint, load_checkpoint
-p = find_checkpoint(sys.argv[1]); sd = load_checkpoint(p)['model']
-torch.save({'model': {k: v.bfloat16() if v.is_floating_point() else v for k, v in sd.items()}, 'from': str(p)}, sys.argv[2]); print('weights of', p, '->', sys.argv[2])" "$OUT/pk_base" "$BASE"
+  python3 -c "import sys; from nsa_nb.train import export_weights; print('weights ->', export_weights(*sys.argv[1:]))" "$OUT/pk_base" "$BASE"
 fi
 if want passkey_ft; then
   [[ -f $BASE ]] || { echo "no pretrained weights at $BASE: run the passkey_base stage first (or set BASE=file)"; exit 1; }
   for a in nsa window; do run pk_$a --config configs/passkey_2k.yaml model.attn=$a train.init_from="$BASE" train.steps=$FT_STEPS train.lr=$FT_LR train.min_lr=3e-5; done
-  python3 - "$OUT" "$BASE" "${N:-100}" <<'PY'
-import sys, torch
-from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
-from nsa_nb.train import model_from_checkpoint
-d, base = sys.argv[1:3]
-runs = {'NSA': f'{d}/pk_nsa', 'window only (same weights)': f'{d}/pk_window'}
-df = passkey_sweep(runs, [64, 128, 256, 384, 480, 560, 640, 768, 1024, 1280, 1536, 1792, 2000], n=int(sys.argv[3]))
-df.to_csv(f'{d}/passkey.csv', index=False); print(df.to_string())
-m, cfg, tok = model_from_checkpoint(f'{d}/pk_nsa', 'cuda' if torch.cuda.is_available() else 'cpu')
-pr = passkey_selection_probe(m, tok, cfg.train.seq_len, [256, 560, 768, 1024, 1280, 1536, 1792, 2000], n=max(1, int(sys.argv[3]) // 2))
-pr.to_csv(f'{d}/selection_probe.csv', index=False); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
-PY
+  python3 scripts/passkey_eval.py "$OUT" NSA="$OUT/pk_nsa" window_only="$OUT/pk_window" --n "${N:-100}" ${DIST:+--dist $DIST}
 fi

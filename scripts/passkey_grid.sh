@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Passkey grid (notebook 14, run 5): several fine-tunes of one pretrained base at once on one GPU (small models leave an H100/H200
-# mostly idle), then passkey accuracy against distance of every run and, for NSA runs, the per-query selection probe; NSA weights
-# (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
+# mostly idle), then scripts/passkey_eval.py: passkey accuracy against distance of every run and, for NSA runs, the per-query
+# selection probe; NSA weights (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
 # Every run: configs/passkey_2k.yaml with nsa.w=64 nsa.n_sel=8 (6 x 64 = 384 tokens of window reach), keys drawn >= 400 tokens back,
 # answer-only loss, lr 3e-4 -> 3e-5, then its own overrides.
 #   RUNS="name:overrides;name:overrides"  the runs (e.g. "nsa:model.attn=nsa nsa.separate_kv=true;win:model.attn=window")
 #   INIT=train.init_from=FILE            the base (default .pk/pk_base_w64.pt: the passkey_base stage of scripts/longctx_proof.sh
 #                                        with EXTRA="nsa.w=64 nsa.n_sel=8"); STEPS, MIN (train.max_minutes), EXTRA (more overrides)
 #   DIST=64,128,...  N=samples per distance  SPREAD=64 (distances spread over a block: every key-block alignment)
-#   EXTRA_SWEEP="label=weights.pt,..."   more models to sweep
+#   EXTRA_SWEEP="label=weights.pt,..."   more models to sweep (and probe)
 # Usage: RUNS="..." SPREAD=64 N=64 bash scripts/passkey_grid.sh OUT
 set -uo pipefail
 OUT=$1; mkdir -p $OUT/runs; export PYTHONUNBUFFERED=1
@@ -24,22 +24,6 @@ IFS=';' read -ra SPECS <<< "$RUNS"
 for s in "${SPECS[@]}"; do n=${s%%:*}; NAMES+=($n); run $n ${s#*:} & done
 wait
 for r in "${NAMES[@]}"; do echo "== $r"; tr '\r' '\n' < $OUT/runs/$r.log | grep -E "^step [0-9]+: val|Error|error|initialised" | tail -6; done
-python3 - "$OUT" ${DIST:-64,128,256,384,480,640,768,1024,1280,1536,1792,2000} ${N:-50} "${NAMES[@]}" <<'PY'
-import sys, torch, pandas as pd
-from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
-from nsa_nb.train import model_from_checkpoint, find_checkpoint, load_checkpoint
-d, dist, n, names = sys.argv[1], [int(x) for x in sys.argv[2].split(',')], int(sys.argv[3]), sys.argv[4:]
-runs = {r: f'{d}/runs/{r}' for r in names}
-import os; runs.update(dict(kv.split('=') for kv in os.environ.get('EXTRA_SWEEP', '').split(',') if kv))
-df = passkey_sweep(runs, dist, n=n, spread=int(__import__("os").environ.get("SPREAD", "0"))); df.to_csv(f'{d}/grid_passkey.csv', index=False)
-print(df.pivot_table(index='distance', columns='model', values='accuracy', sort=False).to_string())
-print(df.pivot_table(index='distance', columns='model', values='digit_accuracy', sort=False).to_string())
-dev = 'cuda' if torch.cuda.is_available() else 'cpu'
-for r in names:
-    m, cfg, tok = model_from_checkpoint(runs[r], dev)
-    if cfg.model.attn != 'nsa': continue
-    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, n // 2), spread=int(__import__("os").environ.get("SPREAD", "0"))); pr.to_csv(f'{d}/grid_probe_{r}.csv', index=False)
-    print(r); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
-    s = load_checkpoint(find_checkpoint(runs[r]))
-    torch.save({'model': {k: v.bfloat16() if v.is_floating_point() else v for k, v in s['model'].items()}, 'config': s['config']}, f'{d}/w_{r}.pt')
-PY
+EXTRA_LABELS=(); IFS=',' read -ra EXTRA_LABELS <<< "${EXTRA_SWEEP:-}"
+python3 scripts/passkey_eval.py "$OUT" $(for r in "${NAMES[@]}"; do echo "$r=$OUT/runs/$r"; done) "${EXTRA_LABELS[@]}" \
+  --dist "${DIST:-64,128,256,384,480,640,768,1024,1280,1536,1792,2000}" --n "${N:-50}" --spread "${SPREAD:-0}" --prefix grid_ --weights
