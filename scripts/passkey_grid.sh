@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Passkey grid (notebook 14, run 5): several fine-tunes of one pretrained base at once on one GPU (small models leave an H100/H200
-# mostly idle), then scripts/passkey_eval.py: passkey accuracy against distance of every run and, for NSA runs, the per-query
+# Passkey grid (notebook 14, run 5): several fine-tunes of one pretrained base at once on one GPU (the 9.8M-parameter model
+# of configs/passkey_2k.yaml, so several fit side by side), then scripts/passkey_eval.py: passkey accuracy against distance of every run and, for NSA runs, the per-query
 # selection probe; NSA weights (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
 # Every run: configs/passkey_2k.yaml with nsa.w=64 nsa.n_sel=8 (6 x 64 = 384 tokens of window reach), keys drawn >= 400 tokens back,
 # answer-only loss, lr 3e-4 -> 3e-5, then its own overrides.
