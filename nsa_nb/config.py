@@ -167,6 +167,8 @@ class DataConfig(_Section):
     passkey_min_distance: int = 0  # passkey with passkey_distance=-1: draw distances from this one up (0: the shortest possible); above n_layers * nsa.w no stack of windows can relay the key
     passkey_digits: int = 5     # passkey: digits of the key (the answer whose loss is measured)
     passkey_loss: str = 'all'   # passkey: train on the loss of 'all' tokens or of the 'answer' digits only
+    passkey_in_text: bool = False  # stdlib/local: every chunk carries a pass key inside its own text (the passkey_* fields above apply): language modelling and retrieval in one run
+    passkey_answer_weight: float = 0.0  # with passkey_loss='all': add this times the answer digits' mean loss (the answer is 5 of seq_len tokens)
     hf_path: str = 'HuggingFaceFW/fineweb-edu'  # fineweb_edu: the Hub dataset streamed
     hf_name: str = 'sample-10BT'                # fineweb_edu: its configuration
     hf_split: str = 'train'                     # fineweb_edu: its split
@@ -181,6 +183,13 @@ class DataConfig(_Section):
         if self.passkey_min_distance and self.passkey_distance != -1:
             p.append(f"data.passkey_min_distance={self.passkey_min_distance} applies to random distances only: set data.passkey_distance=-1, or the min to 0")
         if self.passkey_digits < 1: p.append(f"data.passkey_digits={self.passkey_digits}: must be >= 1")
+        if self.passkey_in_text and self.dataset not in ('stdlib', 'local'):
+            p.append(f"data.passkey_in_text=true puts keys into a text split: use data.dataset=stdlib or local (now {self.dataset!r})")
+        if self.passkey_answer_weight < 0: p.append(f"data.passkey_answer_weight={self.passkey_answer_weight}: must be >= 0")
+        if self.passkey_answer_weight and not (self.dataset == 'passkey' or self.passkey_in_text):
+            p.append(f"data.passkey_answer_weight={self.passkey_answer_weight}: there is no answer to weight; set data.passkey_in_text=true or data.dataset=passkey")
+        if self.passkey_answer_weight and self.passkey_loss == 'answer':
+            p.append(f"data.passkey_answer_weight={self.passkey_answer_weight} with data.passkey_loss='answer': the loss is the answer alone already; use passkey_loss='all'")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")
         if not 0 <= self.val_fraction < 1: p.append(f"data.val_fraction={self.val_fraction}: must be in [0, 1)")
         if self.dataset == 'local' and not self.path: p.append("data.dataset='local' needs data.path=FILE_OR_DIR (.txt, .jsonl or .parquet)")

@@ -17,7 +17,7 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 __all__ = ['LOCAL_SUFFIXES', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
            'stdlib_documents', 'local_files', 'local_documents', 'fineweb_open', 'hf_stream_opener', 'pack_documents',
            'TokenChunks', 'SyntheticChunks', 'PasskeyChunks', 'StreamChunks', 'micro_batch_size', 'RankBatches', 'Data',
-           'build_data']
+           'text_splits', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -209,9 +209,14 @@ _FILLER = ["The grass is green. ", "The sky is blue. ", "The sun is yellow. ", "
            "The river flows to the sea. ", "A day has twenty-four hours. ", "Birds sing in the morning. "]
 
 class PasskeyChunks:
-    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk (-1: a random distance per chunk, at least `min_random`)."
-    def __init__(self, seq_len:int, tokenizer, distance:int=0, digits:int=5, seed:int=0, min_random:int=0):
-        self.seq_len, self.tok, self.digits, self.seed = seq_len, tokenizer, digits, seed
+    "Passkey retrieval chunks of `seq_len + 1` tokens: the key sits `distance` tokens before the answer, which ends the chunk (-1: a random distance per chunk, at least `min_random`); filler sentences, or real `text`."
+    def __init__(self, seq_len:int, tokenizer, distance:int=0, digits:int=5, seed:int=0, min_random:int=0,
+                 text=None):   # chunks of real text (`TokenChunks` of seq_len + 1): the filler of item i, instead of the sentences
+        self.seq_len, self.tok, self.digits, self.seed, self.text = seq_len, tokenizer, digits, seed, text
+        if text is not None and len(text) == 0:
+            raise DataUnavailable(f"passkey in text: a text split has no chunk of train.seq_len+1={seq_len + 1} tokens; "
+                                  f"raise data.val_fraction, add data, or lower train.seq_len")
+        self._perm_epoch, self._perm = None, None
         e = lambda s: [int(t) for t in tokenizer.encode(s)]
         self.key_pre, self.key_post, self.question = e("The pass key is "), e(". Remember it. "), e(" What is the pass key? The pass key is ")
         self.digit_ids = [e(str(d)) for d in range(10)]
@@ -236,6 +241,12 @@ class PasskeyChunks:
         while len(out) < n: out += self.filler[int(rng.integers(len(self.filler)))]
         return out[:n]
 
+    def _text(self, i:int) -> list[int]:
+        "The text chunk under item i: pass e = i // len(text) visits the chunks in a seeded permutation of its own."
+        e, j = divmod(i, len(self.text))
+        if self._perm_epoch != e: self._perm, self._perm_epoch = np.random.default_rng([self.seed, e]).permutation(len(self.text)), e
+        return self.text[int(self._perm[j])].tolist()
+
     def __getitem__(self, i:int) -> torch.Tensor:
         rng = np.random.default_rng([self.seed, i])
         key = [self.digit_ids[int(d)][0] for d in rng.integers(0, 10, self.digits)]
@@ -243,7 +254,9 @@ class PasskeyChunks:
         D = int(rng.integers(self.low, self.max_distance + 1)) if self.random else self.distance
         head = n - self.digits - D - len(self.key_pre)                      # filler before the key
         mid = D - self.digits - len(self.key_post) - len(self.question)    # filler between key and question
-        toks = self._fill(rng, head) + self.key_pre + key + self.key_post + self._fill(rng, mid) + self.question + key
+        if self.text is None: before, after = self._fill(rng, head), self._fill(rng, mid)
+        else: t = self._text(i); before, after = t[:head], t[head:head + mid]        # the text runs on around the key
+        toks = before + self.key_pre + key + self.key_post + after + self.question + key
         assert len(toks) == n
         return torch.tensor(toks, dtype=torch.int64)
 
@@ -363,6 +376,15 @@ def _split_docs(docs:list[str], frac:float, seed:int):
     n_val = 0 if frac <= 0 or len(docs) < 2 else max(1, round(frac * len(docs)))
     return [docs[i] for i in order[n_val:]], [docs[i] for i in order[:n_val]]
 
+def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks, TokenChunks, dict]:
+    "Training and validation chunks (`seq_len + 1` tokens; None: train.seq_len) of a stdlib/local run: its documents shuffled once with train.seed, data.val_fraction of them held out, each split packed."
+    dc, L = cfg.data, seq_len or cfg.train.seq_len
+    docs = stdlib_documents(dc.max_docs) if dc.dataset == 'stdlib' else local_documents(dc.path, dc.text_field, dc.max_docs)
+    tr_docs, va_docs = _split_docs(docs, dc.val_fraction, cfg.train.seed)
+    tr, va = [TokenChunks(pack_documents(tok.encode_batch(d), tok.eot), L) for d in (tr_docs, va_docs)]
+    return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),
+                        val_tokens=len(va.stream), train_chunks=len(tr))
+
 def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int) -> list:
     "The first eval_batches micro-batches of a validation source, this rank's share, in order."
     n_have = len(source) if hasattr(source, '__len__') else None
@@ -385,13 +407,13 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> D
     tok = tokenizer or get_tokenizer(dc.tokenizer)
     rb = lambda src: RankBatches(src, tc.batch_size, rank, world_size, tc.accumulate_grad_batches, seed)
     if dc.dataset in ('stdlib', 'local'):
-        docs = stdlib_documents(dc.max_docs) if dc.dataset == 'stdlib' else local_documents(dc.path, dc.text_field, dc.max_docs)
-        tr_docs, va_docs = _split_docs(docs, dc.val_fraction, seed)
-        tr = TokenChunks(pack_documents(tok.encode_batch(tr_docs), tok.eot), L)
-        va = TokenChunks(pack_documents(tok.encode_batch(va_docs), tok.eot), L)
-        info = dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream), val_tokens=len(va.stream),
-                    train_chunks=len(tr), steps_per_epoch=len(tr) // tc.batch_size)
-        return Data(rb(tr), _val_batches(va, tc, mbs, rank, world_size), tok, None, info)
+        tr, va, info = text_splits(cfg, tok)
+        info['steps_per_epoch'] = len(tr) // tc.batch_size
+        if not dc.passkey_in_text: return Data(rb(tr), _val_batches(va, tc, mbs, rank, world_size), tok, None, info)
+        mk = lambda s, text: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s, dc.passkey_min_distance, text)
+        ptr = mk(seed, tr)                                 # every chunk of text carries a key; validation: its own text, other keys
+        return Data(rb(ptr), _val_batches(mk(seed + 1_000_003, va), tc, mbs, rank, world_size), tok, ptr.answer_slice,
+                    info | dict(task='passkey in text', distance=ptr.distance, digits=dc.passkey_digits))
     if dc.dataset == 'synthetic':
         return Data(rb(SyntheticChunks(L, seed)), _val_batches(SyntheticChunks(L, seed + 1_000_003), tc, mbs, rank, world_size), tok, None,
                     dict(task='repeated random patterns'))

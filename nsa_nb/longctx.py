@@ -11,13 +11,13 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 import yaml
-from .data import PasskeyChunks, get_tokenizer
+from .data import PasskeyChunks, get_tokenizer, text_splits
 from .train import model_from_checkpoint, autocast_ctx
 from .model import evaluating
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'PasskeySpread', 'passkey_forwards', 'passkey_accuracy', 'passkey_sweep', 'plot_passkey',
-           'passkey_selection_probe', 'compare_losses', 'steady_tokens_per_s']
+__all__ = ['read_run', 'plot_runs', 'PasskeySpread', 'passkey_forwards', 'passkey_accuracy', 'passkey_text', 'passkey_sweep',
+           'plot_passkey', 'passkey_selection_probe', 'compare_losses', 'steady_tokens_per_s']
 
 # %% ../nbs/14_longctx.ipynb #a356cd07
 def read_run(run_dir) -> dict:
@@ -59,11 +59,12 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
 # %% ../nbs/14_longctx.ipynb #32bb70c4
 class PasskeySpread:
     "Passkey samples `i = 0..n-1` at distances spread evenly over `[distance, distance + spread)` (clipped to the longest possible): the key then meets the selection blocks at every alignment, not always at the same offset."
-    def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1):
-        first = PasskeyChunks(seq_len, tokenizer, distance, digits, seed)
+    def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1,
+                 text=None):          # real text as the filler (see `PasskeyChunks`): the validation split of a run trained on keys in text
+        first = PasskeyChunks(seq_len, tokenizer, distance, digits, seed, text=text)
         self.answer_slice = first.answer_slice
         self.dist = [min(distance + i * spread // n, first.max_distance) for i in range(n)]      # sample i's distance
-        self._pk = {d: PasskeyChunks(seq_len, tokenizer, d, digits, seed) for d in set(self.dist)}
+        self._pk = {d: PasskeyChunks(seq_len, tokenizer, d, digits, seed, text=text) for d in set(self.dist)}
     def __getitem__(self, i:int) -> torch.Tensor: return self._pk[self.dist[i]][i]
 
 def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks|PasskeySpread, n:int, batch_size:int):
@@ -81,12 +82,13 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                      digits:int=5, batch_size:int=20,
                      seed:int=2_000_003,        # a seed no training run used (train: train.seed, validation: + 1_000_003)
                      spread:int=0,              # sample distances over [D, D + spread) (e.g. nsa.l_sel: every alignment with the blocks)
+                     text=None,                 # filler: None (the sentences) or chunks of real text (`passkey_text`)
                     ) -> pd.DataFrame:
     "Per distance: the share of `n` passkey samples whose every answer digit is the model's argmax, the share of digits right, and the answer's mean loss per digit."
     rows = []
     with evaluating(model):
         for D in distances:
-            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n)
+            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n, text)
             tot = torch.zeros(3, device=next(model.parameters()).device)                     # samples right, digits right, loss: summed on the device
             for c, logits in passkey_forwards(model, pk, n, batch_size):
                 logits, ans = logits[:, pk.answer_slice].float(), c[:, 1:][:, pk.answer_slice]   # [b, digits, vocab], [b, digits]
@@ -97,17 +99,23 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
     return pd.DataFrame(rows)
 
 # %% ../nbs/14_longctx.ipynb #d756b197
+def passkey_text(cfg, tok, seq_len:int|None=None):
+    "The filler a run's passkey samples should have: its validation text if it trained on keys in text (`data.passkey_in_text`), else None (the sentences)."
+    return text_splits(cfg, tok, seq_len)[1] if cfg.data.passkey_in_text else None
+
 def passkey_sweep(runs:dict,                  # {label: run directory}
                   distances, n:int=100, device:str='auto',
                   seq_len:int|None=None,       # sample length (None: the run's train.seq_len)
                   spread:int=0):               # see passkey_accuracy
-    "`passkey_accuracy` of each run's latest checkpoint; one table with `model`, `attn` and `w` columns."
+    "`passkey_accuracy` of each run's latest checkpoint, on the filler it trained with (`passkey_text`); one table with `model`, `attn`, `w` and `filler` columns."
     device = ('cuda' if torch.cuda.is_available() else 'cpu') if device == 'auto' else device
     out = []
     for label, d in runs.items():
         model, cfg, tok = model_from_checkpoint(d, device)
-        df = passkey_accuracy(model, tok, seq_len or cfg.train.seq_len, distances, n, cfg.data.passkey_digits, spread=spread)
-        out.append(df.assign(model=label, attn=cfg.model.attn, w=cfg.nsa.w))
+        L = seq_len or cfg.train.seq_len
+        text = passkey_text(cfg, tok, L)
+        df = passkey_accuracy(model, tok, L, distances, n, cfg.data.passkey_digits, spread=spread, text=text)
+        out.append(df.assign(model=label, attn=cfg.model.attn, w=cfg.nsa.w, filler='sentences' if text is None else 'text'))
         del model
     return pd.concat(out, ignore_index=True)
 
@@ -128,7 +136,7 @@ def plot_passkey(df:pd.DataFrame, ax=None, title:str='',
 # %% ../nbs/14_longctx.ipynb #dd018d65
 @torch.no_grad()
 def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, distances, n:int=50, digits:int=5,
-                            batch_size:int=10, seed:int=2_000_003, spread:int=0) -> pd.DataFrame:
+                            batch_size:int=10, seed:int=2_000_003, spread:int=0, text=None) -> pd.DataFrame:
     "Per distance and NSA layer: the share of (sample, KV head, answer query) whose selection holds the block of the key digit that query must copy, and the share of those blocks that are forced ones."
     from nsa_nb.attention import NSAttention
     from nsa_nb.selection import forced_blocks
@@ -138,7 +146,7 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
     rows = []
     with evaluating(model):
         for D in distances:
-            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n)
+            pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n, text)
             # answer query j (x position T - digits + j) copies key digit j, at x position T + 1 - digits - D_i + j: its block
             tgt = (T + 1 - digits - torch.tensor(pk.dist, device=dev))[:, None] + torch.arange(digits, device=dev)   # [n, digits]
             tgt = tgt // cfg.l_sel

@@ -107,7 +107,7 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
     if dc.dataset == 'fineweb_edu':
         try: fineweb_open(dc)
         except DataUnavailable as e: p.append(str(e))
-    if dc.dataset == 'passkey' and tok is not None:
+    if (dc.dataset == 'passkey' or dc.passkey_in_text) and tok is not None:
         try:
             pk = PasskeyChunks(cfg.train.seq_len, tok, dc.passkey_distance, dc.passkey_digits, min_random=dc.passkey_min_distance)
             if cfg.model.attn == 'nsa' and pk.distance <= cfg.nsa.w:
@@ -531,14 +531,19 @@ def train_step(self:Trainer) -> tuple[float, float]:
     lr = lr_at(self.step, tc)
     for g in self.opt.param_groups: g['lr'] = lr
     total = torch.zeros((), device=self.device)
-    sl = self.data.answer_slice if self.cfg.data.passkey_loss == 'answer' else None     # passkey: the answer's loss alone
+    dc = self.cfg.data
+    sl = self.data.answer_slice if dc.passkey_loss == 'answer' else None     # passkey: the answer's loss alone
     for m in range(A):
         x, y = next(self.data.train)
         x, y = x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
             with self.amp(): logits = self.fwd(x)
-            loss = (lm_loss(logits[:, sl], y[:, sl]) if sl is not None else lm_loss(logits, y)) / A
+            loss = lm_loss(logits[:, sl], y[:, sl]) if sl is not None else lm_loss(logits, y)
+            if dc.passkey_answer_weight:                                       # every token, plus the answer weighted
+                a = self.data.answer_slice
+                loss = loss + dc.passkey_answer_weight * lm_loss(logits[:, a], y[:, a])
+            loss = loss / A
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         total += loss.detach()
     if self.env.ddp: dist.all_reduce(total, op=dist.ReduceOp.AVG if self.device.type == 'cuda' else dist.ReduceOp.SUM)

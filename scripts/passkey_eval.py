@@ -1,10 +1,11 @@
 """Passkey accuracy against distance for several models, the selection probe of the NSA ones, and (optionally) their weights alone
 (bf16, with config): the evaluation step of scripts/longctx_proof.sh (passkey_ft) and scripts/passkey_grid.sh.
 Usage: python scripts/passkey_eval.py OUT LABEL=RUN_OR_WEIGHTS [...] [--dist 64,128,...] [--n 100] [--spread 0] [--prefix ''] [--weights]
+Each model is asked on the filler it trained with: filler sentences, or its validation text (data.passkey_in_text).
 Writes OUT/{prefix}passkey.csv and OUT/{prefix}probe_{LABEL}.csv (NSA models; distances from the third on, n/2 samples each);
 with --weights, OUT/w_{LABEL}.pt for NSA runs. LABEL must be a file-name-safe word."""
 import argparse, torch
-from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
+from nsa_nb.longctx import passkey_sweep, passkey_selection_probe, passkey_text
 from nsa_nb.train import model_from_checkpoint, export_weights
 
 ap = argparse.ArgumentParser()
@@ -21,7 +22,7 @@ dev = 'cuda' if torch.cuda.is_available() else 'cpu'
 for label, path in runs.items():
     m, cfg, tok = model_from_checkpoint(path, dev)
     if cfg.model.attn != 'nsa': continue
-    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, a.n // 2), spread=a.spread)
+    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, a.n // 2), spread=a.spread, text=passkey_text(cfg, tok))
     pr.to_csv(f'{a.out}/{a.prefix}probe_{label}.csv', index=False)
     print(label); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
     if a.weights: print('weights ->', export_weights(path, f'{a.out}/w_{label}.pt'))
