@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-import torch.nn.functional as F
 import yaml
 from .data import PasskeyChunks, get_tokenizer, text_splits
-from .train import model_from_checkpoint, autocast_ctx
+from .train import model_from_checkpoint, autocast_ctx, answer_stats
 from .model import evaluating
 
 # %% auto #0
@@ -89,13 +88,11 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
     with evaluating(model):
         for D in distances:
             pk = PasskeySpread(seq_len, tokenizer, int(D), digits, seed, spread, n, text)
-            tot = torch.zeros(3, device=next(model.parameters()).device)                     # samples right, digits right, loss: summed on the device
-            for c, logits in passkey_forwards(model, pk, n, batch_size):
-                logits, ans = logits[:, pk.answer_slice].float(), c[:, 1:][:, pk.answer_slice]   # [b, digits, vocab], [b, digits]
-                hit = logits.argmax(-1) == ans
-                tot += torch.stack([hit.all(-1).sum(), hit.sum(), F.cross_entropy(logits.flatten(0, 1), ans.flatten(), reduction='sum')])
-            right, digits_right, loss = tot.tolist()                                           # one host sync per distance
-            rows.append(dict(distance=int(D), accuracy=right / n, digit_accuracy=digits_right / (n * digits), answer_loss=loss / (n * digits), n=n))
+            tot = 0
+            for c, logits in passkey_forwards(model, pk, n, batch_size):                    # answer logits [b, digits, vocab] against [b, digits]
+                tot = tot + answer_stats(logits[:, pk.answer_slice], c[:, 1:][:, pk.answer_slice])
+            right, digits_right, loss, ns, nd = tot.tolist()                                  # one host sync per distance
+            rows.append(dict(distance=int(D), accuracy=right / ns, digit_accuracy=digits_right / nd, answer_loss=loss / nd, n=n))
     return pd.DataFrame(rows)
 
 # %% ../nbs/14_longctx.ipynb #d756b197

@@ -26,7 +26,8 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv
            'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
            'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
            'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
-           'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'export_weights', 'train_throughput']
+           'answer_stats', 'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'export_weights',
+           'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -387,6 +388,13 @@ def lm_loss(logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
     "Mean next-token cross-entropy of `logits [B, T, V]` against `y [B, T]`, in float32."
     return F.cross_entropy(logits.float().flatten(0, 1), y.flatten())
 
+def answer_stats(logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
+    "Answer `logits [b, digits, V]` against `y [b, digits]`: `[samples right (every digit the argmax), digits right, summed cross-entropy, samples, digits]`, float32 on the device, no host sync: sum them over batches, then divide."
+    logits = logits.float()
+    hit = logits.argmax(-1) == y
+    ce = F.cross_entropy(logits.flatten(0, 1), y.flatten(), reduction='sum')
+    return torch.stack([hit.all(-1).sum().float(), hit.sum().float(), ce, ce.new_tensor(y.shape[0]), ce.new_tensor(y.numel())])
+
 class Trainer:
     "One rank of a training run of `cfg`."
     def __init__(self, cfg:RunConfig, resume:bool=False, model:nn.Module|None=None, progress:bool=True, verbose:bool=True):
@@ -566,19 +574,19 @@ def train_step(self:Trainer) -> tuple[float, float]:
 def evaluate(self:Trainer) -> dict:
     self.core.eval()
     sl = self.data.answer_slice
-    acc = torch.zeros(5, device=self.device, dtype=torch.float64)            # loss sum, batches, answer loss sum, answer correct, samples
+    acc = torch.zeros(7, device=self.device, dtype=torch.float64)            # loss sum, batches, then answer_stats' five sums
     for x, y in self.data.val:
         x, y = x.to(self.device), y.to(self.device)
         with self.amp(): logits = self.core(x)
         acc[0] += lm_loss(logits, y); acc[1] += 1
-        if sl is not None:
-            acc[2] += lm_loss(logits[:, sl], y[:, sl]); acc[3] += (logits[:, sl].argmax(-1) == y[:, sl]).all(-1).sum(); acc[4] += len(x)
+        if sl is not None: acc[2:] += answer_stats(logits[:, sl], y[:, sl])
     if self.env.ddp: dist.all_reduce(acc)
     self.core.train()
     if acc[1] == 0: return {}
     out = dict(val_loss=(acc[0] / acc[1]).item())
     out['val_ppl'] = math.exp(min(out['val_loss'], 50))
-    if sl is not None: out.update(answer_loss=(acc[2] / acc[1]).item(), answer_acc=(acc[3] / acc[4]).item())
+    if sl is not None:                                                       # per answer digit, and per sample (all digits right)
+        out.update(answer_loss=(acc[4] / acc[6]).item(), answer_acc=(acc[2] / acc[5]).item(), answer_digit_acc=(acc[3] / acc[6]).item())
     return out
 
 # %% ../nbs/09_train.ipynb #d22810cf
