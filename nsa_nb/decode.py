@@ -29,7 +29,7 @@ __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSA
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
            'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
-           'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
+           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -296,7 +296,8 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
     "One token per row through an `NSAttention` layer: `x [B, 1, dim]` at `pos [B]` -> `[B, 1, dim]`; appends to `lc`."
     B = x.shape[0]
     q, ks, vs = decode_heads(attn, x, pos)                                                  # [B, HQ, K], 3 x [B, H, K|V]
-    append_token(attn, lc, ks, vs, pos)
+    if lc.backend == 'triton' and attn.cfg.phi == 'avg': append_token_triton(attn, lc, ks, vs, pos)   # one launch instead of a dozen
+    else: append_token(attn, lc, ks, vs, pos)
     g = attn.gate(x)[:, 0].to(q.dtype)                                                      # [B, HQ, 3]
     if lc.backend == 'triton': o, lc.idx, reads = nsa_decode_triton(q, lc, pos, g, attn.cfg, count=lc.count_reads)
     else: o, lc.idx, reads, _ = nsa_decode_ref(q, lc, pos, g, attn.cfg, t_hi)
@@ -718,6 +719,47 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
                                    NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=nw)
     reads = torch.stack([n_c.sum(-1), n_s.sum(-1), n_w.sum(-1)], -1).view(B, H, 3).long() if count else None
     return out, idx.view(B, H, cfg.n_sel), reads
+
+# %% ../nbs/11_decode.ipynb #998ea461
+@_jit
+def _dec_append_kernel(KN0, KN1, KN2, VN0, VN1, VN2,       # the new token's keys, values per branch: [B, H, K|V] views, strides (skb, skh), (svb, svh)
+                       KS0, KS1, KS2, VS0, VS1, VS2,       # raw caches [B, H, C_c, K|V] of (cmp, sel, win)
+                       KC, VC, POS, C0, C1, C2, NCAP, l, d, skb, skh, svb, svh,
+                       H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, SEP: tl.constexpr,
+                       BL: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr):
+    i_bh = tl.program_id(0)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    row, p = i_b * H + i_h, tl.load(POS + i_b)                                              # cache row, the new token's position
+    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    m_k, m_v = o_k < K, o_v < V
+    nk, nv = i_b * skb + i_h * skh + o_k, i_b * svb + i_h * svh + o_v
+    tl.store(KS0 + (row * C0 + p % C0) * K + o_k, tl.load(KN0 + nk, mask=m_k).to(KS0.dtype.element_ty), mask=m_k)
+    tl.store(VS0 + (row * C0 + p % C0) * V + o_v, tl.load(VN0 + nv, mask=m_v).to(VS0.dtype.element_ty), mask=m_v)
+    if SEP:                                                                                 # own caches for selection and window
+        tl.store(KS1 + (row * C1 + p % C1) * K + o_k, tl.load(KN1 + nk, mask=m_k).to(KS1.dtype.element_ty), mask=m_k)
+        tl.store(VS1 + (row * C1 + p % C1) * V + o_v, tl.load(VN1 + nv, mask=m_v).to(VS1.dtype.element_ty), mask=m_v)
+        tl.store(KS2 + (row * C2 + p % C2) * K + o_k, tl.load(KN2 + nk, mask=m_k).to(KS2.dtype.element_ty), mask=m_k)
+        tl.store(VS2 + (row * C2 + p % C2) * V + o_v, tl.load(VN2 + nv, mask=m_v).to(VS2.dtype.element_ty), mask=m_v)
+    tl.debug_barrier()                                                                      # the block below may hold the token just stored
+    i = tl.minimum(tl.where(p + 1 >= l, (p + 1 - l) // d, 0), NCAP - 1)                     # newest block ending at or before p
+    o_t = tl.arange(0, BL)
+    m_t = o_t < l
+    slot = (i * d + o_t) % C0                                                               # [BL] its tokens' slots
+    b_k = tl.load(KS0 + (row * C0 + slot)[:, None] * K + o_k[None, :], mask=m_t[:, None] & m_k[None, :], other=0.).to(tl.float32)
+    b_v = tl.load(VS0 + (row * C0 + slot)[:, None] * V + o_v[None, :], mask=m_t[:, None] & m_v[None, :], other=0.).to(tl.float32)
+    tl.store(KC + (row * NCAP + i) * K + o_k, (tl.sum(b_k, 0) / l).to(KC.dtype.element_ty), mask=m_k)   # phi = mean
+    tl.store(VC + (row * NCAP + i) * V + o_v, (tl.sum(b_v, 0) / l).to(VC.dtype.element_ty), mask=m_v)
+
+def append_token_triton(attn:NSAttention, lc:NSALayerCache, ks:tuple, vs:tuple, pos:torch.Tensor):
+    "`append_token` in one launch, for `phi='avg'`: the new token's `ks, vs` (3-tuples of `[B, H, K|V]`, last dim contiguous) at `pos [B]`, and the newest block's mean."
+    if attn.cfg.phi != 'avg': raise ValueError(f"append_token_triton computes phi='avg' only (this layer has phi={attn.cfg.phi!r}): use append_token")
+    B, H, K = ks[0].shape
+    V = vs[0].shape[-1]
+    assert all(t.stride(-1) == 1 and t.stride()[:2] == ks[0].stride()[:2] for t in ks) and all(t.stride(-1) == 1 and t.stride()[:2] == vs[0].stride()[:2] for t in vs)
+    np2 = triton.next_power_of_2
+    _dec_append_kernel[(B * H,)](*ks, *vs, *lc.k, *lc.v, lc.kc, lc.vc, pos, *(t.shape[2] for t in lc.k), lc.kc.shape[2], attn.cfg.l, attn.cfg.d,
+                                 ks[0].stride(0), ks[0].stride(1), vs[0].stride(0), vs[0].stride(1), H=H, K=K, V=V, SEP=not lc.shared,
+                                 BL=np2(attn.cfg.l), BK=np2(K), BV=np2(V), num_warps=1 if INTERPRET else 2)
 
 # %% ../nbs/11_decode.ipynb #3a696b18
 def graph_replay_check(model:TransformerLM, cache:DecodeCache, tokens:torch.Tensor) -> float:

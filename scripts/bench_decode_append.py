@@ -1,0 +1,56 @@
+"""Decode of the 125M model (configs/m7c_125m.yaml, bf16, CUDA-graph replays), NSA with the one-launch append (append_token_triton,
+this tree) and with the PyTorch append_token it replaces, against dense attention, all in one run: ms per token for one attention
+layer and for the whole model, the CUDA kernels of one eager whole-model step, and the logits of both NSA versions from the same cache.
+Usage: python3 scripts/bench_decode_append.py OUT.json"""
+import sys, json, torch
+from torch.profiler import profile, ProfilerActivity
+import nsa_nb.decode as dec
+from nsa_nb.decode import _bench_model, _bench_one, fill_random_
+
+one_launch = dec.append_token_triton
+def pytorch_append(attn, lc, ks, vs, pos): dec.append_token(attn, lc, ks, vs, pos)
+VERSIONS = {'pytorch_append': pytorch_append, 'one_launch': one_launch}
+models = {a: _bench_model(a, 'configs/m7c_125m.yaml', torch.bfloat16) for a in ('dense', 'nsa')}
+out = dict(device=torch.cuda.get_device_name(), rows=[], kernels={}, logits={})
+
+def eager_step(model, B=1, T=8192):
+    "A cache of T random tokens and one decode step's inputs."
+    cache = fill_random_(model.new_cache(B, T + 64), T)
+    for lc in cache.layers: lc.count_reads = False
+    return cache, torch.randint(0, model.cfg.vocab_size, (B, 1), device='cuda')
+
+for name, fn in [('dense', None), *VERSIONS.items()]:             # CUDA kernels launched by one eager step (B=1, 8k)
+    dec.append_token_triton = fn or one_launch
+    m = models['dense' if fn is None else 'nsa']
+    cache, nxt = eager_step(m)
+    for _ in range(3): m.decode_step(nxt, cache)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof: m.decode_step(nxt, cache); torch.cuda.synchronize()
+    out['kernels'][name] = sum(e.count for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA)
+print('CUDA kernels per whole-model step (B=1, 8k):', out['kernels'], flush=True)
+
+cache, nxt = eager_step(models['nsa'], B=4, T=5000)                  # same cache, both appends: same logits?
+lg = {}
+for name, fn in VERSIONS.items():
+    dec.append_token_triton = fn
+    c = cache.clone()
+    lg[name] = torch.stack([models['nsa'].decode_step(nxt, c)[0].float() for _ in range(40)])   # 40 steps: blocks complete on the way
+out['logits'] = dict(max_abs_diff=(lg['one_launch'] - lg['pytorch_append']).abs().max().item(), max_abs=lg['pytorch_append'].abs().max().item())
+print('logits, 40 steps from one cache, one_launch vs pytorch_append:', out['logits'], flush=True)
+
+for part in ('layer', 'model'):
+    for B in (1, 8):
+        for T in (8192, 32768, 65536):
+            r = dict(part=part, B=B, T=T, dense_ms=_bench_one(models['dense'], part, B, T, True, 100, 5))
+            for name, fn in VERSIONS.items():
+                dec.append_token_triton = fn
+                r[f'{name}_ms'] = _bench_one(models['nsa'], part, B, T, True, 100, 5)
+                r[f'x_{name}'] = r['dense_ms'] / r[f'{name}_ms']
+            dec.append_token_triton = one_launch
+            out['rows'].append(r); print(json.dumps(r), flush=True)
+            torch.cuda.empty_cache()
+print(f"{out['device']}, ms per token (CUDA graph replays), speed-up = dense / NSA")
+print(f"{'part':>5} {'B':>2} {'T':>6} {'dense':>8} {'nsa, pytorch append':>20} {'nsa, one launch':>16} {'x before':>9} {'x after':>8}")
+for r in out['rows']: print(f"{r['part']:>5} {r['B']:>2} {r['T']:>6} {r['dense_ms']:8.4f} {r['pytorch_append_ms']:20.4f} {r['one_launch_ms']:16.4f} "
+                           f"{r['x_pytorch_append']:9.2f} {r['x_one_launch']:8.2f}")
+json.dump(out, open(sys.argv[1], 'w'), indent=1)
