@@ -168,7 +168,7 @@ class DataConfig(_Section):
     passkey_digits: int = 5     # passkey: digits of the key (the answer whose loss is measured)
     passkey_loss: str = 'all'   # passkey: train on the loss of 'all' tokens or of the 'answer' digits only
     passkey_in_text: bool = False  # stdlib/local: every chunk carries a pass key inside its own text (the passkey_* fields above apply): language modelling and retrieval in one run
-    passkey_answer_weight: float = 0.0  # with passkey_loss='all': add this times the answer digits' mean loss (the answer is 5 of seq_len tokens)
+    passkey_answer_weight: float = 0.0  # with passkey_loss='all': add this times the answer digits' mean loss (the answer is passkey_digits of seq_len tokens)
     hf_path: str = 'HuggingFaceFW/fineweb-edu'  # fineweb_edu: the Hub dataset streamed
     hf_name: str = 'sample-10BT'                # fineweb_edu: its configuration
     hf_split: str = 'train'                     # fineweb_edu: its split
@@ -188,6 +188,8 @@ class DataConfig(_Section):
         if self.passkey_answer_weight < 0: p.append(f"data.passkey_answer_weight={self.passkey_answer_weight}: must be >= 0")
         if self.passkey_answer_weight and not (self.dataset == 'passkey' or self.passkey_in_text):
             p.append(f"data.passkey_answer_weight={self.passkey_answer_weight}: there is no answer to weight; set data.passkey_in_text=true or data.dataset=passkey")
+        if self.passkey_loss == 'answer' and not (self.dataset == 'passkey' or self.passkey_in_text):
+            p.append(f"data.passkey_loss='answer' with data.dataset={self.dataset!r} and no pass keys in the text: there is no answer; use passkey_loss='all', data.dataset=passkey or data.passkey_in_text=true")
         if self.passkey_answer_weight and self.passkey_loss == 'answer':
             p.append(f"data.passkey_answer_weight={self.passkey_answer_weight} with data.passkey_loss='answer': the loss is the answer alone already; use passkey_loss='all'")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")

@@ -214,8 +214,7 @@ class PasskeyChunks:
                  text=None):   # chunks of real text (`TokenChunks` of seq_len + 1): the filler of item i, instead of the sentences
         self.seq_len, self.tok, self.digits, self.seed, self.text = seq_len, tokenizer, digits, seed, text
         if text is not None and len(text) == 0:
-            raise DataUnavailable(f"passkey in text: a text split has no chunk of train.seq_len+1={seq_len + 1} tokens; "
-                                  f"raise data.val_fraction, add data, or lower train.seq_len")
+            raise DataUnavailable(f"passkey in text: the text given has no chunk of seq_len+1={seq_len + 1} tokens; use more text or a shorter seq_len")
         self._perm_epoch, self._perm = None, None
         e = lambda s: [int(t) for t in tokenizer.encode(s)]
         self.key_pre, self.key_post, self.question = e("The pass key is "), e(". Remember it. "), e(" What is the pass key? The pass key is ")
@@ -410,10 +409,11 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> D
         tr, va, info = text_splits(cfg, tok)
         info['steps_per_epoch'] = len(tr) // tc.batch_size
         if not dc.passkey_in_text: return Data(rb(tr), _val_batches(va, tc, mbs, rank, world_size), tok, None, info)
+        rb(tr); plain_val = _val_batches(va, tc, mbs, rank, world_size)    # the size checks of plain text: a batch of each split
         mk = lambda s, text: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s, dc.passkey_min_distance, text)
         ptr = mk(seed, tr)                                 # every chunk of text carries a key; validation: its own text, other keys
-        return Data(rb(ptr), _val_batches(mk(seed + 1_000_003, va), tc, mbs, rank, world_size), tok, ptr.answer_slice,
-                    info | dict(task='passkey in text', distance=ptr.distance, digits=dc.passkey_digits))
+        val = _val_batches(mk(seed + 1_000_003, va), tc, mbs, rank, world_size)[:len(plain_val)] if plain_val else []
+        return Data(rb(ptr), val, tok, ptr.answer_slice, info | dict(task='passkey in text', distance=ptr.distance, digits=dc.passkey_digits))
     if dc.dataset == 'synthetic':
         return Data(rb(SyntheticChunks(L, seed)), _val_batches(SyntheticChunks(L, seed + 1_000_003), tc, mbs, rank, world_size), tok, None,
                     dict(task='repeated random patterns'))

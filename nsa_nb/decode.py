@@ -755,7 +755,9 @@ def append_token_triton(attn:NSAttention, lc:NSALayerCache, ks:tuple, vs:tuple, 
     if attn.cfg.phi != 'avg': raise ValueError(f"append_token_triton computes phi='avg' only (this layer has phi={attn.cfg.phi!r}): use append_token")
     B, H, K = ks[0].shape
     V = vs[0].shape[-1]
-    assert all(t.stride(-1) == 1 and t.stride()[:2] == ks[0].stride()[:2] for t in ks) and all(t.stride(-1) == 1 and t.stride()[:2] == vs[0].stride()[:2] for t in vs)
+    assert all(t.stride(-1) == 1 and t.stride()[:2] == ks[0].stride()[:2] for t in ks) and all(t.stride(-1) == 1 and t.stride()[:2] == vs[0].stride()[:2] for t in vs), \
+        "the new keys/values must share their (B, H) strides and be contiguous in the last dim (as decode_heads makes them)"
+    assert all(t.is_contiguous() for t in (*lc.k, *lc.v, lc.kc, lc.vc)) and lc.kc.shape[-1] == K and lc.vc.shape[-1] == V, "the caches must be contiguous [B, H, C, K|V] (as layer_cache makes them)"
     np2 = triton.next_power_of_2
     _dec_append_kernel[(B * H,)](*ks, *vs, *lc.k, *lc.v, lc.kc, lc.vc, pos, *(t.shape[2] for t in lc.k), lc.kc.shape[2], attn.cfg.l, attn.cfg.d,
                                  ks[0].stride(0), ks[0].stride(1), vs[0].stride(0), vs[0].stride(1), H=H, K=K, V=V, SEP=not lc.shared,

@@ -97,7 +97,7 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
 
 # %% ../nbs/14_longctx.ipynb #d756b197
 def passkey_text(cfg, tok, seq_len:int|None=None):
-    "The filler a run's passkey samples should have: its validation text if it trained on keys in text (`data.passkey_in_text`), else None (the sentences)."
+    "The filler a run's passkey samples should have: its validation text if it trained on keys in text (`data.passkey_in_text`), else None (the sentences). The split is made again here, from this machine's standard library (or the run's `data.path`): the same documents only where those files are the same."
     return text_splits(cfg, tok, seq_len)[1] if cfg.data.passkey_in_text else None
 
 def passkey_sweep(runs:dict,                  # {label: run directory}

@@ -287,8 +287,11 @@ class RunLog:
         if not rows: return
         p = self.out / name
         new = not p.exists() or p.stat().st_size == 0
+        if new: fields = list(rows[0])
+        else:                                                   # an existing file keeps its columns (a resumed run of an older version)
+            with open(p, newline='') as f: fields = next(csv.reader(f), None) or list(rows[0])
         with open(p, 'a', newline='') as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]), extrasaction='ignore')
+            w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
             if new: w.writeheader()
             w.writerows(rows)
 

@@ -7,6 +7,7 @@ from torch.profiler import profile, ProfilerActivity
 import nsa_nb.decode as dec
 from nsa_nb.decode import _bench_model, _bench_one, fill_random_
 
+if len(sys.argv) != 2: sys.exit(__doc__)
 one_launch = dec.append_token_triton
 def pytorch_append(attn, lc, ks, vs, pos): dec.append_token(attn, lc, ks, vs, pos)
 VERSIONS = {'pytorch_append': pytorch_append, 'one_launch': one_launch}

@@ -28,7 +28,7 @@ if want lm; then
   for a in nsa dense; do run lm_$a --config configs/longctx_8k.yaml model.attn=$a train.max_minutes=$LM_MIN; done
 fi
 if want passkey_base; then
-  run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
+  run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib data.passkey_loss=all train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
   python3 -c "import sys; from nsa_nb.train import export_weights; print('weights ->', export_weights(*sys.argv[1:]))" "$OUT/pk_base" "$BASE"
 fi
 if want passkey_ft; then

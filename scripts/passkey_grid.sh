@@ -9,21 +9,25 @@
 #                                        with EXTRA="nsa.w=64 nsa.n_sel=8"); STEPS, MIN (train.max_minutes), EXTRA (more overrides)
 #   DIST=64,128,...  N=samples per distance  SPREAD=64 (distances spread over a block: every key-block alignment)
 #   EXTRA_SWEEP="label=weights.pt,..."   more models to sweep (and probe)
-#   CONFIG=FILE with INIT= (empty): runs from scratch on that config alone (e.g. configs/passkey_text_2k.yaml, run 6: keys in the
-#                                   standard library's text from step 0), none of the fine-tune settings above; RESUME=1 continues them
+#   CONFIG=FILE  runs from scratch on that config alone (e.g. configs/passkey_text_2k.yaml, run 6: keys in the standard library's
+#                text from step 0), none of the fine-tune settings above (no INIT unless given); STEPS, MIN, EXTRA as above
+#   RESUME=1     continues every run from its latest checkpoint instead of starting over (repeat the runs' STEPS; INIT is not reloaded)
 # Usage: RUNS="..." SPREAD=64 N=64 bash scripts/passkey_grid.sh OUT
 set -uo pipefail
-OUT=$1; mkdir -p $OUT/runs; export PYTHONUNBUFFERED=1
-INIT=${INIT-train.init_from=.pk/pk_base_w64.pt}; EXTRA=${EXTRA:-}; MIN=${MIN:-6.5}; CONFIG=${CONFIG:-configs/passkey_2k.yaml}
-if [[ -n $INIT ]]; then SETUP="nsa.w=64 nsa.n_sel=8 $INIT train.steps=${STEPS:-900} train.lr=3e-4 train.min_lr=3e-5 train.eval_every=250 data.passkey_min_distance=400"
+OUT=$1; mkdir -p "$OUT/runs"; export PYTHONUNBUFFERED=1
+EXTRA=${EXTRA:-}; MIN=${MIN:-6.5}
+if [[ -z ${CONFIG:-} ]]; then CONFIG=configs/passkey_2k.yaml; INIT=${INIT-train.init_from=.pk/pk_base_w64.pt}; else INIT=${INIT:-}; fi
+if [[ $CONFIG == configs/passkey_2k.yaml && -n $INIT ]]; then      # the fine-tunes of run 5
+  SETUP="nsa.w=64 nsa.n_sel=8 train.steps=${STEPS:-900} train.lr=3e-4 train.min_lr=3e-5 train.eval_every=250 data.passkey_min_distance=400"
 else SETUP=${STEPS:+train.steps=$STEPS}; fi
-[[ ${RESUME:-0} == 1 ]] && START=--resume || START=train.overwrite=true
+if [[ ${RESUME:-0} == 1 ]]; then START=--resume; else START=train.overwrite=true; SETUP="$SETUP $INIT"; fi
 BASEF=${INIT#train.init_from=}
-[[ -z $INIT || -e $BASEF ]] || { echo "no base weights at $BASEF: run the passkey_base stage of scripts/longctx_proof.sh (EXTRA=\"nsa.w=64 nsa.n_sel=8\") or set INIT=train.init_from=FILE"; exit 1; }
+[[ -z $INIT || $START == --resume || -e $BASEF ]] || { echo "no base weights at $BASEF: run the passkey_base stage of scripts/longctx_proof.sh (EXTRA=\"nsa.w=64 nsa.n_sel=8\") or set INIT=train.init_from=FILE"; exit 1; }
 run() { local name=$1; shift
-  [[ $START == --resume ]] || : > $OUT/runs/$name.log
-  python3 -m nsa_nb.cli --config $CONFIG $SETUP train.max_minutes=$MIN "$@" $EXTRA train.out_dir=$OUT/runs/$name $START >> $OUT/runs/$name.log 2>&1
-  echo "$name rc=$? $(tr '\r' '\n' < $OUT/runs/$name.log | grep -oE '(done|stopped) at step [0-9]+' | tail -1)"; }
+  local log="$OUT/runs/$name.log"
+  [[ $START == --resume ]] || : > "$log"
+  python3 -m nsa_nb.cli --config "$CONFIG" $SETUP train.max_minutes=$MIN "$@" $EXTRA train.out_dir="$OUT/runs/$name" $START >> "$log" 2>&1
+  echo "$name rc=$? $(tr '\r' '\n' < "$log" | grep -oE '(done|stopped) at step [0-9]+' | tail -1)"; }
 NAMES=()
 IFS=';' read -ra SPECS <<< "$RUNS"
 for s in "${SPECS[@]}"; do n=${s%%:*}; NAMES+=($n); run $n ${s#*:} & done
