@@ -25,7 +25,7 @@ from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
-           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'decode_heads',
+           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
            'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
@@ -162,15 +162,21 @@ def rope_at(pos:torch.Tensor, dim:int, base:float=10000.0):
     ang = pos.to(torch.float32)[:, None, None] * inv                                      # [B, 1, dim/2]
     return ang.cos(), ang.sin()
 
+def rope_once(memo:dict|None, pos:torch.Tensor, dim:int, base:float=10000.0):
+    "`rope_at(pos, dim, base)`, made once per (dim, base) while `memo` lives: a decode step passes one dict to all its layers, which rotate their tokens at the same positions (a handful of small kernels per layer saved). No memo: made here."
+    if memo is None: return rope_at(pos, dim, base)
+    if (dim, base) not in memo: memo[dim, base] = rope_at(pos, dim, base)
+    return memo[dim, base]
+
 # %% ../nbs/11_decode.ipynb #2d0da722
-def decode_heads(attn:NSAttention, x:torch.Tensor, pos:torch.Tensor):
+def decode_heads(attn:NSAttention, x:torch.Tensor, pos:torch.Tensor, rope:dict|None=None):   # rope: see rope_once
     "`x [B, 1, dim]` at positions `pos [B]` -> q `[B, HQ, K]` and per-branch keys, values: 3-tuples of `[B, H, K|V]`, RoPE applied."
     B = x.shape[0]
     q = attn.q_proj(x).view(B, 1, attn.n_heads, attn.d_k)
     k = attn.k_proj(x).view(B, 1, -1, attn.n_kv, attn.d_k)                              # [B, 1, 1|3, H, K]
     v = attn.v_proj(x).view(B, 1, -1, attn.n_kv, attn.d_v)
     if attn.rope:
-        cos, sin = rope_at(pos, attn.d_k, attn.rope_base)
+        cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
         q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
     ks, vs = k[:, 0].unbind(1), v[:, 0].unbind(1)
     return q[:, 0], ks * (3 // len(ks)), vs * (3 // len(vs))
@@ -292,10 +298,10 @@ def nsa_decode_ref(q:torch.Tensor,        # [B, HQ, K] the new tokens' queries, 
     return gate_combine(g, br), idx, reads, br
 
 # %% ../nbs/11_decode.ipynb #fb620e2d
-def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:torch.Tensor, t_hi:int|None=None, uniform:bool=False):
+def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:torch.Tensor, t_hi:int|None=None, uniform:bool=False, rope:dict|None=None):
     "One token per row through an `NSAttention` layer: `x [B, 1, dim]` at `pos [B]` -> `[B, 1, dim]`; appends to `lc`."
     B = x.shape[0]
-    q, ks, vs = decode_heads(attn, x, pos)                                                  # [B, HQ, K], 3 x [B, H, K|V]
+    q, ks, vs = decode_heads(attn, x, pos, rope)                                            # [B, HQ, K], 3 x [B, H, K|V]
     if lc.backend == 'triton' and attn.cfg.phi == 'avg': append_token_triton(attn, lc, ks, vs, pos)   # one launch instead of a dozen
     else: append_token(attn, lc, ks, vs, pos)
     g = attn.gate(x)[:, 0].to(q.dtype)                                                      # [B, HQ, 3]
@@ -313,12 +319,12 @@ def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tenso
         G = q.shape[1] // k.shape[1]
         return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), attn_mask=mask)
 
-def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int|None=None, uniform:bool=False):
+def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int|None=None, uniform:bool=False, rope:dict|None=None):
     "One token per row through a dense layer from its KV cache: `x [B, 1, dim]` -> `[B, 1, dim]`."
     B = x.shape[0]
     q = attn.q_proj(x).view(B, 1, attn.n_heads, attn.d_k)
     k = attn.k_proj(x).view(B, 1, attn.n_kv, attn.d_k)
-    cos, sin = rope_at(pos, attn.d_k, attn.rope_base)
+    cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
     _write(lc.k, k[:, 0], pos); _write(lc.v, attn.v_proj(x).view(B, attn.n_kv, attn.d_v), pos)
     S = t_hi or lc.max_len
@@ -327,9 +333,9 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
     if lc.count_reads: lc.reads.copy_((torch.full_like(pos, S) if ok is None else ok.sum(-1))[:, None, None].expand_as(lc.reads))
     return attn.o_proj(o.transpose(1, 2).reshape(B, 1, -1))
 
-def layer_decode(attn, x, lc, pos, t_hi=None, uniform=False):
-    "Decode one token per row through one attention layer (NSA or dense)."
-    return (dense_layer_decode if isinstance(lc, DenseLayerCache) else nsa_layer_decode)(attn, x, lc, pos, t_hi, uniform)
+def layer_decode(attn, x, lc, pos, t_hi=None, uniform=False, rope=None):
+    "Decode one token per row through one attention layer (NSA or dense); `rope`: a dict shared by the layers of one step (`rope_once`)."
+    return (dense_layer_decode if isinstance(lc, DenseLayerCache) else nsa_layer_decode)(attn, x, lc, pos, t_hi, uniform, rope)
 
 # %% ../nbs/11_decode.ipynb #e48914e0
 def _rel(a, b) -> float: return ((a.float() - b.float()).norm() / b.float().norm().clamp_min(1e-12)).item()
@@ -424,8 +430,8 @@ def _check_step(model:TransformerLM, next_idx, cache):
 def decode_step(self:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
     "Feed one token per sequence, `next_idx [B, 1]`: returns logits `[B, 1, vocab]` and `cache` (updated in place: every row one longer)."
     _check_step(self, next_idx, cache)
-    t_hi, uniform = max(cache.lens_host) + 1, len(set(cache.lens_host)) == 1
-    with _attn_calls(self, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, t_hi, uniform)):
+    t_hi, uniform, rope = max(cache.lens_host) + 1, len(set(cache.lens_host)) == 1, {}           # rope: made by the first layer, used by all
+    with _attn_calls(self, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, t_hi, uniform, rope)):
         logits = self(next_idx)
     cache.lens += 1
     cache.lens_host = [n + 1 for n in cache.lens_host]
