@@ -384,9 +384,10 @@ def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks,
     return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),
                         val_tokens=len(va.stream), train_chunks=len(tr))
 
-def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int) -> list:
+def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int,
+                 n_have:int|None=None) -> list:   # distinct chunks behind an unbounded source (keys in text: its text's chunks)
     "The first eval_batches micro-batches of a validation source, this rank's share, in order."
-    n_have = len(source) if hasattr(source, '__len__') else None
+    if n_have is None and hasattr(source, '__len__'): n_have = len(source)
     n = tc.eval_batches if n_have is None else min(tc.eval_batches, n_have // (micro_bs * world))
     if tc.eval_every and n == 0:
         raise DataUnavailable(f"the validation split has {n_have} chunks, fewer than one batch of {micro_bs * world}: "
@@ -409,10 +410,10 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> D
         tr, va, info = text_splits(cfg, tok)
         info['steps_per_epoch'] = len(tr) // tc.batch_size
         if not dc.passkey_in_text: return Data(rb(tr), _val_batches(va, tc, mbs, rank, world_size), tok, None, info)
-        rb(tr); plain_val = _val_batches(va, tc, mbs, rank, world_size)    # the size checks of plain text: a batch of each split
+        rb(tr)                                             # plain text's check: the training split holds a batch
         mk = lambda s, text: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s, dc.passkey_min_distance, text)
         ptr = mk(seed, tr)                                 # every chunk of text carries a key; validation: its own text, other keys
-        val = _val_batches(mk(seed + 1_000_003, va), tc, mbs, rank, world_size)[:len(plain_val)] if plain_val else []
+        val = _val_batches(mk(seed + 1_000_003, va) if len(va) else va, tc, mbs, rank, world_size, n_have=len(va))
         return Data(rb(ptr), val, tok, ptr.answer_slice, info | dict(task='passkey in text', distance=ptr.distance, digits=dc.passkey_digits))
     if dc.dataset == 'synthetic':
         return Data(rb(SyntheticChunks(L, seed)), _val_batches(SyntheticChunks(L, seed + 1_000_003), tc, mbs, rank, world_size), tok, None,

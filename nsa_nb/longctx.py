@@ -60,10 +60,11 @@ class PasskeySpread:
     "Passkey samples `i = 0..n-1` at distances spread evenly over `[distance, distance + spread)` (clipped to the longest possible): the key then meets the selection blocks at every alignment, not always at the same offset."
     def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1,
                  text=None):          # real text as the filler (see `PasskeyChunks`): the validation split of a run trained on keys in text
-        first = PasskeyChunks(seq_len, tokenizer, distance, digits, seed, text=text)
+        mk = lambda D: PasskeyChunks(seq_len, tokenizer, D, digits, seed, text=text)
+        first = mk(distance)
         self.answer_slice = first.answer_slice
         self.dist = [min(distance + i * spread // n, first.max_distance) for i in range(n)]      # sample i's distance
-        self._pk = {d: PasskeyChunks(seq_len, tokenizer, d, digits, seed, text=text) for d in set(self.dist)}
+        self._pk = {d: first if d == distance else mk(d) for d in set(self.dist)}
     def __getitem__(self, i:int) -> torch.Tensor: return self._pk[self.dist[i]][i]
 
 def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks|PasskeySpread, n:int, batch_size:int):
@@ -103,7 +104,8 @@ def passkey_text(cfg, tok, seq_len:int|None=None):
 def passkey_sweep(runs:dict,                  # {label: run directory}
                   distances, n:int=100, device:str='auto',
                   seq_len:int|None=None,       # sample length (None: the run's train.seq_len)
-                  spread:int=0):               # see passkey_accuracy
+                  spread:int=0,                # see passkey_accuracy
+                  then=None):                  # then(label, model, cfg, tokenizer, text) while each run's model is loaded (e.g. its probe)
     "`passkey_accuracy` of each run's latest checkpoint, on the filler it trained with (`passkey_text`); one table with `model`, `attn`, `w` and `filler` columns."
     device = ('cuda' if torch.cuda.is_available() else 'cpu') if device == 'auto' else device
     out = []
@@ -113,6 +115,7 @@ def passkey_sweep(runs:dict,                  # {label: run directory}
         text = passkey_text(cfg, tok, L)
         df = passkey_accuracy(model, tok, L, distances, n, cfg.data.passkey_digits, spread=spread, text=text)
         out.append(df.assign(model=label, attn=cfg.model.attn, w=cfg.nsa.w, filler='sentences' if text is None else 'text'))
+        if then is not None: then(label, model, cfg, tok, text)
         del model
     return pd.concat(out, ignore_index=True)
 

@@ -4,9 +4,9 @@ Usage: python scripts/passkey_eval.py OUT LABEL=RUN_OR_WEIGHTS [...] [--dist 64,
 Each model is asked on the filler it trained with: filler sentences, or its validation text (data.passkey_in_text).
 Writes OUT/{prefix}passkey.csv and OUT/{prefix}probe_{LABEL}.csv (NSA models; distances from the third on, n/2 samples each);
 with --weights, OUT/w_{LABEL}.pt for NSA runs. LABEL must be a file-name-safe word."""
-import argparse, torch
-from nsa_nb.longctx import passkey_sweep, passkey_selection_probe, passkey_text
-from nsa_nb.train import model_from_checkpoint, export_weights
+import argparse
+from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
+from nsa_nb.train import export_weights
 
 ap = argparse.ArgumentParser()
 ap.add_argument('out'); ap.add_argument('runs', nargs='+', help='LABEL=run directory or weights file')
@@ -15,14 +15,14 @@ ap.add_argument('--n', type=int, default=100); ap.add_argument('--spread', type=
 ap.add_argument('--prefix', default=''); ap.add_argument('--weights', action='store_true')
 a = ap.parse_args()
 runs, dist = dict(r.split('=', 1) for r in a.runs), [int(x) for x in a.dist.split(',')]
-df = passkey_sweep(runs, dist, n=a.n, spread=a.spread)
-df.to_csv(f'{a.out}/{a.prefix}passkey.csv', index=False)
-for v in ('accuracy', 'digit_accuracy'): print(df.pivot_table(index='distance', columns='model', values=v, sort=False).round(3).to_string())
-dev = 'cuda' if torch.cuda.is_available() else 'cpu'
-for label, path in runs.items():
-    m, cfg, tok = model_from_checkpoint(path, dev)
-    if cfg.model.attn != 'nsa': continue
-    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, a.n // 2), spread=a.spread, text=passkey_text(cfg, tok))
+def probe(label, m, cfg, tok, text):
+    "The selection probe of an NSA run (and its weights), while the sweep has its model loaded."
+    if cfg.model.attn != 'nsa': return
+    pr = passkey_selection_probe(m, tok, cfg.train.seq_len, dist[2:], n=max(1, a.n // 2), spread=a.spread, text=text)
     pr.to_csv(f'{a.out}/{a.prefix}probe_{label}.csv', index=False)
     print(label); print(pr.pivot_table(index='distance', columns='layer', values='key_block_selected').round(2).to_string())
-    if a.weights: print('weights ->', export_weights(path, f'{a.out}/w_{label}.pt'))
+    if a.weights: print('weights ->', export_weights(runs[label], f'{a.out}/w_{label}.pt'))
+
+df = passkey_sweep(runs, dist, n=a.n, spread=a.spread, then=probe)
+df.to_csv(f'{a.out}/{a.prefix}passkey.csv', index=False)
+for v in ('accuracy', 'digit_accuracy'): print(df.pivot_table(index='distance', columns='model', values=v, sort=False).round(3).to_string())
