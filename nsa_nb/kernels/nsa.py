@@ -14,7 +14,8 @@ from .banded import INTERPRET, dot_precision, compressed_attention_triton, slidi
 from .selection import selected_attention_triton
 
 # %% auto #0
-__all__ = ['SCORE_BYTES', 'select_blocks_triton', 'tensors_unsupported', 'unsupported', 'nsa_branches']
+__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
+           'tensors_unsupported', 'unsupported', 'nsa_branches']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -35,18 +36,17 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
     m_t = o_t < tl.minimum(t_start + Tc, T)
     cur = o_t // l_sel
     n_vis = (tl.minimum(t_start + i_t * BT + BT, T) - 1) // l_sel + 1               # blocks visible to the tile's last token
-    for j0 in range(0, n_slc, BJ):
+    for j0 in range(0, n_vis, BJ):                                                  # later blocks: never read (top-n masks them)
         o_j = j0 + tl.arange(0, BJ)                                                 # [BJ] selection blocks
         b_acc = tl.zeros([BT * GP, BJ], tl.float32)
-        if j0 < n_vis:
-            for r in tl.static_range(SU + LU - 1):
-                o_i = o_j * SU - LU + 1 + r                                         # compressed block of offset r
-                m_i = (o_i >= 0) & (o_i < N)
-                b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
-                               mask=m_i[None, :] & (o_k < K)[:, None], other=0.)   # [BK, BJ], once for all G heads
-                vis = m_i[None, :] & (o_i * d + l - 1 <= r_t[:, None]) & m_r[:, None]  # notebook 02's rule
-                b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-                b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p               # w_r
+        for r in tl.static_range(SU + LU - 1):
+            o_i = o_j * SU - LU + 1 + r                                             # compressed block of offset r
+            m_i = (o_i >= 0) & (o_i < N)
+            b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
+                           mask=m_i[None, :] & (o_k < K)[:, None], other=0.)       # [BK, BJ], once for all G heads
+            vis = m_i[None, :] & (o_i * d + l - 1 <= r_t[:, None]) & m_r[:, None]  # notebook 02's rule
+            b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p                   # w_r
         b_sc = tl.sum(tl.reshape(b_acc, [BT, GP, BJ]), 1)                           # Eq. 10: sum over the group's heads
         visible = o_j[None, :] <= cur[:, None]
         forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
@@ -54,9 +54,52 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
         p_sc = SC + ((i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc + o_j[None, :])   # SC [B*H, Tc, n_slc]
         tl.store(p_sc, b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
 
-# %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
-SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
+# %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
+@triton.jit
+def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, l_sel, k, n_sel,
+                 NP: tl.constexpr, BR: tl.constexpr, KP: tl.constexpr):
+    i_r, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = i_bh // H, i_bh % H
+    o_c = i_r * BR + tl.arange(0, BR)                                               # rows of the chunk SC [B*H, Tc, n_slc]
+    o_t = t_start + o_c                                                             # their queries
+    m_t = (o_c < Tc) & (o_t < T)
+    o_j = tl.arange(0, NP)                                                          # blocks
+    vis = (o_j[None, :] <= (o_t // l_sel)[:, None]) & m_t[:, None]                # [BR, NP]; later blocks were not written
+    b_sc = tl.load(SC + (i_bh * Tc + o_c).to(tl.int64)[:, None] * n_slc + o_j[None, :], mask=vis, other=float('-inf'))
+    bits = tl.where(vis, b_sc.to(tl.int32, bitcast=True), -1)                      # scores >= 0 order as their bits; -inf < 0
+    thr = tl.zeros([BR], tl.int32)
+    for b in tl.static_range(30, -1, -1):                                           # 1: the k-th largest, bit by bit
+        cand = thr | (1 << b)
+        thr = tl.where(tl.sum((bits >= cand[:, None]).to(tl.int32), 1) >= k, cand, thr)
+    gt, eq = bits > thr[:, None], bits == thr[:, None]
+    n_gt = tl.sum(gt.to(tl.int32), 1)
+    take = gt | (eq & (tl.cumsum(eq.to(tl.int32), 1) <= (k - n_gt)[:, None]))      # 2: ties to the lowest blocks
+    slot = tl.cumsum(take.to(tl.int32), 1) - 1                                      # 3: block order
+    out = IDX + ((i_b * T + o_t).to(tl.int64) * H + i_h) * n_sel                   # IDX [B, T, H, n_sel]
+    tl.store(out[:, None] + slot, o_j[None, :] + 0 * slot, mask=take & m_t[:, None])
+    o_s = tl.arange(0, KP)
+    n_taken = tl.sum(take.to(tl.int32), 1)
+    tl.store(out[:, None] + o_s[None, :], tl.full([BR, KP], -1, tl.int32),
+             mask=m_t[:, None] & (o_s[None, :] >= n_taken[:, None]) & (o_s[None, :] < n_sel))
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #5cadef8e
+SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
+MAX_BLOCKS = 16384          # selection blocks per row that top-n holds in registers (T up to 1M at l_sel=64)
+SCORES_STAGES = 1           # software-pipeline stages of the scores loop (1: none, as when the loop held a branch)
+TOPN_LAUNCH = {}            # override the top-n kernel's launch ('BR' rows per program, 'num_warps'): scripts/bench_topn.py sweeps them
+
+def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each row written up to its own block
+                idx:torch.Tensor,  # [B, T, H, n_sel] int32, written for queries t0..t0+tc-1
+                t0:int, tc:int, cfg:NSAConfig):
+    "Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s picks; ties to the lowest block)."
+    (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
+    NP = triton.next_power_of_2(n_slc)
+    BR = TOPN_LAUNCH.get('BR') or max(1, (4096 if INTERPRET else 1024) // NP)       # rows per program: ~1k scores (H100 sweep)
+    _topn_kernel[(triton.cdiv(tc, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, cfg.l_sel, min(n_sel, n_slc), n_sel,
+                                            NP=NP, BR=BR, KP=triton.next_power_of_2(n_sel),
+                                            num_warps=1 if INTERPRET else TOPN_LAUNCH.get('num_warps', max(1, min(16, BR * NP // 512))))
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
 @torch.no_grad()
 def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                          k_cmp:torch.Tensor,   # [B, N, H, K] compressed keys
@@ -72,18 +115,14 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     Tc = max(BT, min(T, SCORE_BYTES // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
-    k = min(cfg.n_sel, n_slc)
     for t0 in range(0, T, Tc):
         tc = min(Tc, T - t0)
         grid = (triton.cdiv(tc, BT), B * H)
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BT=BT, BJ=BJ,
-                                 BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype), num_warps=1 if INTERPRET else 8)
-        val, top = sc[:, :tc].topk(k, dim=-1)                                       # [B*H, tc, k]
-        top = torch.where(val == float('-inf'), n_slc, top).sort(-1).values         # invalid sorts last, then -1
-        top = torch.where(top == n_slc, -1, top).to(torch.int32)
-        idx[:, t0:t0 + tc, :, :k] = top.view(B, H, tc, k).transpose(1, 2)
-    if k < cfg.n_sel: idx[..., k:] = -1
+                                 BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype), num_warps=1 if INTERPRET else 8,
+                                 num_stages=SCORES_STAGES)   # the default 3 would pipeline R key tiles at once: 280 KB of shared memory
+        topn_triton(sc, idx, t0, tc, cfg)
     return idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ec54abc0
@@ -99,6 +138,7 @@ def tensors_unsupported(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor) -> str|N
 def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     "Why the Triton path cannot take this call, or None."
     if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1): return f"l_sel={cfg.l_sel} (the kernels need a power of two >= 16)"
+    if (T := q.shape[1]) > MAX_BLOCKS * cfg.l_sel: return f"T={T}: {-(-T // cfg.l_sel)} selection blocks (top-n holds at most {MAX_BLOCKS} per row)"
     return tensors_unsupported(q, ks[0], vs[0])
 
 
