@@ -13,7 +13,8 @@ from ..reference import check_qkv
 from .banded import INTERPRET, dot_precision, online_softmax_step
 
 # %% auto #0
-__all__ = ['LAUNCH', 'SEG', 'sel_fwd', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['LAUNCH', 'SEG', 'sel_fwd', 'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd',
+           'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -149,36 +150,53 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_BLK, RED_START, RED_END, DK, DV, T, n_slc
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #49f3b715
-def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
-    "`idx [B,T,H,n]` -> for each segment of at most `seg` queries: (block, start, end, out slot); the query list; reduce ranges."
+def invert_selection_start(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
+    "The device half of inverting `idx [B,T,H,n]`: each block's queries, and three counts on their way to the host (no waiting)."
     B, T, H, n = idx.shape
-    dev = idx.device
+    dev, NB = idx.device, B * H * n_slc
     blk = torch.arange(B * H, device=dev).view(B, 1, H, 1) * n_slc + idx.long()      # flat (b, h, j); [B, T, H, n]
-    blk = torch.where(idx >= 0, blk, B * H * n_slc)                                   # unused slots sort last
+    blk = torch.where(idx >= 0, blk, NB)                                              # unused slots sort last
     blk = blk.permute(0, 2, 1, 3).flatten()                                           # (b, h, t, slot) order: t ascending
     key, order = blk.sort(stable=True)
     qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
-    NB = B * H * n_slc
-    count = torch.bincount(key, minlength=NB + 1)[:NB]
-    start = count.cumsum(0) - count
+    blocks = torch.arange(NB, device=dev)
+    start = torch.searchsorted(key, blocks)                                           # block b's pairs: key[start:end]
+    count = torch.searchsorted(key, blocks, right=True) - start
     nseg = (count + seg - 1) // seg
-    n_total, n_multi = torch.stack([nseg.sum(), (nseg * (nseg > 1)).sum()]).tolist()  # the host sync
+    counts = torch.stack([nseg.sum(), (nseg * (nseg > 1)).sum(), (nseg > 1).sum()])  # segments, partial slots, multi blocks
+    host, event = counts, None
+    if dev.type == 'cuda':                                                            # to pinned memory, asynchronously
+        host = torch.empty(3, dtype=counts.dtype, pin_memory=True); host.copy_(counts, non_blocking=True)
+        event = torch.cuda.Event(); event.record()
+    return dict(qlist=qlist, start=start, count=count, nseg=nseg, seg=seg, host=host, event=event)
+
+def invert_selection_finish(st:dict):
+    "For each segment of at most `seg` queries: (block, start, end, out slot); the query list; reduce ranges; partial slots."
+    if st['event'] is not None and not st['event'].query(): st['event'].synchronize()   # arrived long ago when started in the forward
+    n_total, n_multi, n_red = st['host'].tolist()
+    qlist, start, count, nseg, seg = (st[k] for k in ('qlist', 'start', 'count', 'nseg', 'seg'))
+    dev, NB = nseg.device, len(nseg)
     seg_blk = torch.repeat_interleave(torch.arange(NB, device=dev), nseg, output_size=n_total)
     rank = torch.arange(n_total, device=dev) - (nseg.cumsum(0) - nseg)[seg_blk]
     seg_start = start[seg_blk] + rank * seg
     seg_end = torch.minimum(seg_start + seg, start[seg_blk] + count[seg_blk])
     multi = nseg[seg_blk] > 1
     seg_out = torch.where(multi, multi.long().cumsum(0) - 1, -1)                      # partial slot, or -1 = write directly
-    red_blk = torch.nonzero(nseg > 1).flatten()
+    red_blk = torch.argsort((nseg <= 1).to(torch.uint8), stable=True)[:n_red]       # the multi-segment blocks, in order
     red_end = (nseg * (nseg > 1)).cumsum(0)[red_blk]
     red_start = red_end - nseg[red_blk]
     i32 = lambda *ts: [t.to(torch.int32).contiguous() for t in ts]
     return i32(seg_blk, seg_start, seg_end, seg_out), qlist, i32(red_blk, red_start, red_end), n_multi
 
+def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
+    "`idx [B,T,H,n]` -> for each segment of at most `seg` queries: (block, start, end, out slot); the query list; reduce ranges."
+    return invert_selection_finish(invert_selection_start(idx, n_slc, seg))
+
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 SEG = 256   # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
 
-def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None):
+def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
+            inv:dict|None=None):   # `invert_selection_start(idx, ...)` from the forward, if it ran there
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
@@ -187,7 +205,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None)
     dq = torch.empty_like(q)
     _sel_bwd_dq_kernel[(T, B * H)](q, k, v, idx, do, lse, delta, dq, T, scale, **meta)
     n_slc = triton.cdiv(T, l_sel)
-    (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection(idx, n_slc, seg or SEG)
+    (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
     pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
@@ -201,17 +219,19 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None)
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q, k, v, idx, l_sel, scale):
+    def forward(ctx, q, k, v, idx, l_sel, scale, invert):
         o, lse = sel_fwd(q, k, v, idx, l_sel, scale)
         ctx.save_for_backward(q, k, v, idx, o, lse)
         ctx.l_sel, ctx.scale = l_sel, scale
+        ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], l_sel), SEG) if invert else None   # for the backward
         ctx.mark_non_differentiable(lse)
         return o, lse
 
     @staticmethod
     def backward(ctx, do, dlse):
         q, k, v, idx, o, lse = ctx.saved_tensors
-        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale), None, None, None
+        inv, ctx.inv = ctx.inv, None
+        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, inv=inv), None, None, None, None
 
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               k:torch.Tensor,   # [B, T, H, K]
@@ -220,4 +240,5 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               l_sel:int,        # selection block length (a power of two >= 16)
                               scale:float|None=None):
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
-    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]))
+    invert = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)   # a backward will come
+    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), invert)
