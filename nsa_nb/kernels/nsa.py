@@ -93,10 +93,10 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
                 t0:int, tc:int, cfg:NSAConfig):
     "Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s picks; ties to the lowest block)."
     (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
-    NP = triton.next_power_of_2(n_slc)
+    NP = max(16, triton.next_power_of_2(n_slc))                                     # masked beyond n_slc; no tiny tiles
     BR = TOPN_LAUNCH.get('BR') or max(1, (4096 if INTERPRET else 1024) // NP)       # rows per program: ~1k scores (H100 sweep)
     _topn_kernel[(triton.cdiv(tc, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, cfg.l_sel, min(n_sel, n_slc), n_sel,
-                                            NP=NP, BR=BR, KP=triton.next_power_of_2(n_sel),
+                                            NP=NP, BR=BR, KP=max(16, triton.next_power_of_2(n_sel)),
                                             num_warps=1 if INTERPRET else TOPN_LAUNCH.get('num_warps', max(1, min(16, BR * NP // 512))))
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
