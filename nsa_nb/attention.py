@@ -166,7 +166,7 @@ def _heads(self:NSAttention, x):
 # %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
 def _branches(self:NSAttention, q, ks, vs):
-    "Dispatch to the resolved backend; a requested triton path that cannot run falls back, counted."
+    "Dispatch to the resolved backend, a requested triton path that cannot run falls back, counted: `(branches, idx, gated sum)`."
     backend = resolve_backend(self.backend, q.device)
     if backend == 'triton':
         kn = triton_kernels()
@@ -175,9 +175,9 @@ def _branches(self:NSAttention, q, ks, vs):
                            "and the nsa_nb.kernels module); running the reference path", self.fallbacks)
         else:
             reason = kn.unsupported(q, ks, vs, self.cfg)
-            if reason is None: return kn.nsa_branches(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
+            if reason is None: return *kn.nsa_branches(q, ks, vs, self.phi_k, self.phi_v, self.cfg), kn.gate_combine_triton
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
-    return nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
+    return *nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg), gate_combine
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
@@ -186,9 +186,9 @@ def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
     self._check_input(x)
     B, T, _ = x.shape
     q, ks, vs = self._heads(x)
-    branches, idx = self._branches(q, ks, vs)
+    branches, idx, combine = self._branches(q, ks, vs)
     g = self.gate(x).to(branches[0].dtype)                                      # [B, T, HQ, 3]
-    o = gate_combine(g, branches)                                               # Eq. 5
+    o = combine(g, branches)                                                    # Eq. 5 (one Triton pass on the fast path)
     if self.track_stats: self._last = dict(gates=g.detach(), idx=idx.detach(), T=T)
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
     return (y, branches) if return_branches else y

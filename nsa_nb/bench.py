@@ -11,7 +11,6 @@ import torch.nn.functional as F
 from fastcore.script import call_parse
 from .config import NSAConfig
 from .compression import Compressor
-from .attention import gate_combine
 
 # %% auto #0
 __all__ = ['SHAPES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
@@ -20,10 +19,10 @@ __all__ = ['SHAPES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', '
 # %% ../nbs/12_bench.ipynb #0a4e146b
 def nsa_full(q, k, v, g, cfg:NSAConfig):
     "The whole NSA on heads: `g [B, T, HQ, 3]` gates; returns `o [B, T, HQ, V]`."
-    from nsa_nb.kernels.nsa import nsa_branches
+    from nsa_nb.kernels import nsa as kn
     phi_k, phi_v = Compressor(cfg.l, cfg.d, k.shape[-1]), Compressor(cfg.l, cfg.d, v.shape[-1])
-    (o_c, o_s, o_w), _ = nsa_branches(q, (k,) * 3, (v,) * 3, phi_k, phi_v, cfg)
-    return gate_combine(g, (o_c, o_s, o_w))
+    (o_c, o_s, o_w), _ = kn.nsa_branches(q, (k,) * 3, (v,) * 3, phi_k, phi_v, cfg)
+    return kn.gate_combine_triton(g, (o_c, o_s, o_w))                            # what NSAttention runs on this path
 
 def sdpa_full(q, k, v):
     "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`."

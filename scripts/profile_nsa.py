@@ -35,6 +35,7 @@ def profile(T, HQ, H, K, V, cfg=NSAConfig(), tag=''):
     g = torch.rand(1, T, HQ, 3, device='cuda', dtype=torch.bfloat16)
     from nsa_nb.attention import gate_combine
     r['combine'] = timeit(lambda: gate_combine(g, (o_c, o_s, o_w)))
+    r['combine_triton'] = timeit(lambda: kn.gate_combine_triton(g, (o_c, o_s, o_w)))
     sc_buf = torch.randn(4 * H, T // 4, math.ceil(T / cfg.l_sel), device='cuda')
     r['topk(1/4 of rows)'] = timeit(lambda: sc_buf.topk(min(cfg.n_sel, sc_buf.shape[-1]), dim=-1))
     do = torch.randn_like(o_c)

@@ -15,7 +15,7 @@ from .selection import selected_attention_triton
 
 # %% auto #0
 __all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
-           'tensors_unsupported', 'unsupported', 'nsa_branches']
+           'tensors_unsupported', 'unsupported', 'GateCombine', 'gate_combine_triton', 'nsa_branches']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -141,6 +141,69 @@ def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     if (T := q.shape[1]) > MAX_BLOCKS * cfg.l_sel: return f"T={T}: {-(-T // cfg.l_sel)} selection blocks (top-n holds at most {MAX_BLOCKS} per row)"
     return tensors_unsupported(q, ks[0], vs[0])
 
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #941e3358
+@triton.jit
+def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
+    o_r = tl.program_id(0) * BR + tl.arange(0, BR)                                 # rows: flat (b, t, head)
+    m_r, o_v = o_r < n_rows, tl.arange(0, BV)
+    m = m_r[:, None] & (o_v < V)[None, :]
+    off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]                             # [BR, BV] into [rows, V]
+    g = G + o_r.to(tl.int64) * 3                                                    # G [rows, 3]
+    b_o = tl.load(g, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OC + off, mask=m, other=0.).to(tl.float32)
+    b_o += tl.load(g + 1, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OS + off, mask=m, other=0.).to(tl.float32)
+    b_o += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OW + off, mask=m, other=0.).to(tl.float32)
+    tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
+
+@triton.jit
+def _combine_bwd_branch(g, dg, O_i, DO_i, b_do, off, m_r, m):
+    "Branch i's gradients: `g`, `dg` point at gate i of each row."
+    g_i = tl.load(g, mask=m_r, other=0.).to(tl.float32)
+    tl.store(DO_i + off, (g_i[:, None] * b_do).to(DO_i.dtype.element_ty), mask=m)
+    tl.store(dg, tl.sum(b_do * tl.load(O_i + off, mask=m, other=0.).to(tl.float32), 1).to(dg.dtype.element_ty), mask=m_r)
+
+@triton.jit
+def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
+    o_r = tl.program_id(0) * BR + tl.arange(0, BR)
+    m_r, o_v = o_r < n_rows, tl.arange(0, BV)
+    m = m_r[:, None] & (o_v < V)[None, :]
+    off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]
+    b_do = tl.load(DO + off, mask=m, other=0.).to(tl.float32)
+    g, dg = G + o_r.to(tl.int64) * 3, DG + o_r.to(tl.int64) * 3                   # [rows, 3]
+    _combine_bwd_branch(g, dg, OC, DOC, b_do, off, m_r, m)
+    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, b_do, off, m_r, m)
+    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, b_do, off, m_r, m)
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #aa32b2d4
+def _combine_launch(n_rows:int, V:int):
+    BV = max(16, triton.next_power_of_2(V))
+    BR = max(1, (256 if INTERPRET else 4096) // BV)                                # rows per program: ~4k elements
+    return (triton.cdiv(n_rows, BR),), dict(V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
+
+class GateCombine(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, g, o_c, o_s, o_w):
+        grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
+        o = torch.empty_like(o_c)
+        _combine_fwd_kernel[grid](g, o_c, o_s, o_w, o, g.numel() // 3, **meta)
+        ctx.save_for_backward(g, o_c, o_s, o_w)
+        return o
+
+    @staticmethod
+    def backward(ctx, do):
+        g, o_c, o_s, o_w = ctx.saved_tensors
+        grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
+        dg, do_c, do_s, do_w = torch.empty_like(g), torch.empty_like(o_c), torch.empty_like(o_s), torch.empty_like(o_w)
+        _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, g.numel() // 3, **meta)
+        return dg, do_c, do_s, do_w
+
+def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
+                        branches:tuple):     # three [B, T, HQ, V] branch outputs
+    "Eq. 5 in one Triton pass forward and one backward; `nsa_nb.attention.gate_combine`'s contract."
+    o_c, o_s, o_w = (b.contiguous() for b in branches)
+    if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
+        raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in branches]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")
+    return GateCombine.apply(g.contiguous(), o_c, o_s, o_w)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2aba0ac8
 def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None):
