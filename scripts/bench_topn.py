@@ -32,7 +32,7 @@ for shape in (sys.argv[2].split(',') if len(sys.argv) > 2 else SHAPES):
                  after_ms=bench(lambda: after.select_blocks_triton(q, kc, lse, cfg)))
         r['speedup'] = r['before_ms'] / r['after_ms']
         print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
-        if T == 65536:                                                        # the top-n kernel's launch, on one score chunk
+        if T == 65536:                                                        # the top-n kernel's launch (timed with the whole selection)
             for BR in (1, 2, 4):
                 for nw in (1, 2, 4):
                     after.TOPN_LAUNCH.update(BR=BR, num_warps=nw)

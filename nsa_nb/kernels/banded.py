@@ -226,6 +226,7 @@ class BandedAttention(torch.autograd.Function):
         return o, lse
 
     @staticmethod
+    @torch.autograd.function.once_differentiable
     def backward(ctx, do, dlse):
         q, k, v, o, lse = ctx.saved_tensors
         return *banded_bwd(q, k, v, o, lse, do, ctx.k_pos, ctx.w, ctx.scale), None, None, None

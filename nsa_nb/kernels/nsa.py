@@ -66,7 +66,7 @@ def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, l_sel, k, n_sel,
     o_j = tl.arange(0, NP)                                                          # blocks
     vis = (o_j[None, :] <= (o_t // l_sel)[:, None]) & m_t[:, None]                # [BR, NP]; later blocks were not written
     b_sc = tl.load(SC + (i_bh * Tc + o_c).to(tl.int64)[:, None] * n_slc + o_j[None, :], mask=vis, other=float('-inf'))
-    bits = tl.where(vis, b_sc.to(tl.int32, bitcast=True), -1)                      # scores >= 0 order as their bits; -inf < 0
+    bits = tl.where(vis, (b_sc + 0.).to(tl.int32, bitcast=True), -1)               # scores >= 0 order as their bits (+0.: no -0.); -inf < 0
     thr = tl.zeros([BR], tl.int32)
     for b in tl.static_range(30, -1, -1):                                           # 1: the k-th largest, bit by bit
         cand = thr | (1 << b)
@@ -93,6 +93,7 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
                 t0:int, tc:int, cfg:NSAConfig):
     "Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s picks; ties to the lowest block)."
     (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
+    if n_slc > MAX_BLOCKS: raise ValueError(f"{n_slc} selection blocks per row: top-n holds at most {MAX_BLOCKS} (T <= {MAX_BLOCKS} * l_sel)")
     NP = max(16, triton.next_power_of_2(n_slc))                                     # masked beyond n_slc; no tiny tiles
     BR = TOPN_LAUNCH.get('BR') or max(1, (4096 if INTERPRET else 1024) // NP)       # rows per program: ~1k scores (H100 sweep)
     _topn_kernel[(triton.cdiv(tc, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, cfg.l_sel, min(n_sel, n_slc), n_sel,
@@ -190,6 +191,7 @@ class GateCombine(torch.autograd.Function):
         return o
 
     @staticmethod
+    @torch.autograd.function.once_differentiable
     def backward(ctx, do):
         g, o_c, o_s, o_w = ctx.saved_tensors
         grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
@@ -199,7 +201,7 @@ class GateCombine(torch.autograd.Function):
 
 def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
                         branches:tuple):     # three [B, T, HQ, V] branch outputs
-    "Eq. 5 in one Triton pass forward and one backward; `nsa_nb.attention.gate_combine`'s contract."
+    "Eq. 5 in one Triton pass forward and one backward; `nsa_nb.attention.gate_combine`'s contract, but the output keeps the branches' dtype (the layer casts its gates to it)."
     o_c, o_s, o_w = (b.contiguous() for b in branches)
     if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
         raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in branches]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")

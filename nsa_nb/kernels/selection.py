@@ -167,7 +167,7 @@ def invert_selection_start(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     host, event = counts, None
     if dev.type == 'cuda':                                                            # to pinned memory, asynchronously
         host = torch.empty(3, dtype=counts.dtype, pin_memory=True); host.copy_(counts, non_blocking=True)
-        event = torch.cuda.Event(); event.record()
+        event = torch.cuda.Event(); event.record(torch.cuda.current_stream(dev))
     return dict(qlist=qlist, start=start, count=count, nseg=nseg, seg=seg, host=host, event=event)
 
 def invert_selection_finish(st:dict):
@@ -217,6 +217,11 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     return dq, dk, dv
 
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
+def _in_backward() -> bool:
+    "True while autograd runs a backward (a checkpointed forward being recomputed, say)."
+    task = getattr(torch._C, '_current_graph_task_id', None)
+    return task is not None and task() != -1
+
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, q, k, v, idx, l_sel, scale, invert):
@@ -228,6 +233,7 @@ class SelectedAttention(torch.autograd.Function):
         return o, lse
 
     @staticmethod
+    @torch.autograd.function.once_differentiable
     def backward(ctx, do, dlse):
         q, k, v, idx, o, lse = ctx.saved_tensors
         inv, ctx.inv = ctx.inv, None
@@ -240,5 +246,5 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               l_sel:int,        # selection block length (a power of two >= 16)
                               scale:float|None=None):
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
-    invert = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad)   # a backward will come
+    invert = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad) and not _in_backward()   # a backward will come
     return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), invert)
