@@ -16,8 +16,8 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 # %% auto #0
 __all__ = ['LOCAL_SUFFIXES', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
            'stdlib_documents', 'local_files', 'local_documents', 'fineweb_open', 'hf_stream_opener', 'pack_documents',
-           'TokenChunks', 'SyntheticChunks', 'PasskeyChunks', 'StreamChunks', 'micro_batch_size', 'RankBatches', 'Data',
-           'text_splits', 'build_data']
+           'TokenChunks', 'SyntheticChunks', 'PasskeyChunks', 'StreamChunks', 'micro_batch_size', 'check_holds_a_batch',
+           'RankBatches', 'Data', 'text_splits', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -308,6 +308,12 @@ def micro_batch_size(batch_size:int, world_size:int=1, accum:int=1) -> int:
     return batch_size // (world_size * accum)
 
 # %% ../nbs/08_data.ipynb #8d02f0e3
+def check_holds_a_batch(n_chunks:int, batch_size:int):
+    "Raise `DataUnavailable` when a training split of `n_chunks` chunks cannot fill one batch."
+    if n_chunks < batch_size:
+        raise DataUnavailable(f"the training split has {n_chunks} chunks of train.seq_len+1 tokens, fewer than train.batch_size={batch_size}: "
+                              f"add data, or lower train.batch_size or train.seq_len")
+
 class RankBatches:
     "One rank's micro-batches `(x, y)`, each `[micro_bs, seq_len]` int64; equally many on every rank; resumable."
     def __init__(self, source, batch_size:int, rank:int=0, world_size:int=1, accum:int=1, seed:int=0):
@@ -315,9 +321,7 @@ class RankBatches:
         self.micro_bs = micro_batch_size(batch_size, world_size, accum)
         self.stream = isinstance(source, StreamChunks)
         self.finite = not self.stream and hasattr(source, '__len__')
-        if self.finite and len(source) < batch_size:
-            raise DataUnavailable(f"the training split has {len(source)} chunks of train.seq_len+1 tokens, fewer than train.batch_size={batch_size}: "
-                             f"add data, or lower train.batch_size or train.seq_len")
+        if self.finite: check_holds_a_batch(len(source), batch_size)
         self.epoch = self.step = self.micro = 0
         self._perm_epoch, self._perm = None, None
 
@@ -410,7 +414,7 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None) -> D
         tr, va, info = text_splits(cfg, tok)
         info['steps_per_epoch'] = len(tr) // tc.batch_size
         if not dc.passkey_in_text: return Data(rb(tr), _val_batches(va, tc, mbs, rank, world_size), tok, None, info)
-        rb(tr)                                             # plain text's check: the training split holds a batch
+        check_holds_a_batch(len(tr), tc.batch_size)        # plain text's check: the keys go into its chunks
         mk = lambda s, text: PasskeyChunks(L, tok, dc.passkey_distance, dc.passkey_digits, s, dc.passkey_min_distance, text)
         ptr = mk(seed, tr)                                 # every chunk of text carries a key; validation: its own text, other keys
         val = _val_batches(mk(seed + 1_000_003, va) if len(va) else va, tc, mbs, rank, world_size, n_have=len(va))

@@ -27,7 +27,7 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv
            'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
            'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
            'answer_stats', 'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'export_weights',
-           'train_throughput']
+           'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -787,6 +787,19 @@ def export_weights(src, dst, dtype:torch.dtype=torch.bfloat16) -> Path:
     return Path(dst)
 
 # %% ../nbs/09_train.ipynb #5345ccee
+def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device):
+    "A full optimizer step of a fresh `run_cfg` model (its checkpointing, compile, precision) on one fixed random batch `[batch_size, seq_len]`: `(step, model, precision)`, to time or profile."
+    tc = run_cfg.train
+    torch.manual_seed(0)
+    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device).set_gradient_checkpointing(tc.gradient_checkpointing)
+    fwd = torch.compile(model) if tc.compile else model
+    opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
+    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
+    def step():
+        with autocast_ctx(device, prec): logits = fwd(x[:, :-1])
+        lm_loss(logits, x[:, 1:]).backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    return step, model, prec
+
 def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings
                      seq_len:int, batch_size:int,  # the shape of one step
                      steps:int=10,                 # timed steps
@@ -795,16 +808,7 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                     ) -> dict:
     "Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`."
     device = torch.device(device)
-    tc = run_cfg.train
-    torch.manual_seed(0)
-    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device).set_gradient_checkpointing(tc.gradient_checkpointing)
-    fwd = torch.compile(model) if tc.compile else model
-    opt = make_optimizer(model, tc, device)
-    prec = resolve_precision(tc, device)
-    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
-    def step():
-        with autocast_ctx(device, prec): logits = fwd(x[:, :-1])
-        lm_loss(logits, x[:, 1:]).backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
     sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     for _ in range(warmup): step()
     sync()

@@ -4,17 +4,12 @@
 #   mkdir -p .pk && git show 2cc39e2:nsa_nb/decode.py > .pk/decode_before.py && git show 14e2e62:nsa_nb/decode.py > .pk/decode_v1.py
 #   python3 scripts/bench_decode_versions.py OUT.json        (also prints a kernel-time profile of 50 eager steps at batch 1, 64k)
 # (The committed run, bench_results/decode2/decode_v2_before_after_h100.*, was made before a tidy-up and names v1 'two' in its JSON.)
-import sys, json, importlib.util
+import sys, json
 import torch
 from torch.profiler import profile, ProfilerActivity
 import nsa_nb.decode as after
 from nsa_nb.decode import _bench_model, layer_cache, fill_random_, _time_steps, sdpa_decode
-
-def load_old(name, path):
-    "An older nsa_nb/decode.py as module nsa_nb.<name>, so that its relative imports resolve."
-    spec = importlib.util.spec_from_file_location(f'nsa_nb.{name}', path)
-    m = importlib.util.module_from_spec(spec); sys.modules[spec.name] = m; spec.loader.exec_module(m)
-    return m
+from _versions import load_old
 
 versions = {'before': load_old('decode_before', '.pk/decode_before.py'), 'v1': load_old('decode_v1', '.pk/decode_v1.py'), 'after': after}
 model = _bench_model('nsa', 'configs/m7c_125m.yaml', torch.bfloat16); attn = model.blocks[0].attn

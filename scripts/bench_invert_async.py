@@ -4,15 +4,15 @@ for its counts in the backward (commit 3c963d4), and dense attention, in one run
 Take the old module from git first (on a machine with the history), then carry .pk to the GPU node:
   mkdir -p .pk && git show 3c963d4:nsa_nb/kernels/selection.py > .pk/selection_before.py
   python3 scripts/bench_invert_async.py OUT.json [seq_len ...]      (default 2048 8192 32768)"""
-import sys, json, importlib.util
+import sys, json
 import torch
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.bench import m7c_125m
 from nsa_nb.train import train_throughput
+from _versions import load_old
 
 if len(sys.argv) < 2: sys.exit(__doc__)
-spec = importlib.util.spec_from_file_location('nsa_nb.kernels.selection_before', '.pk/selection_before.py')
-before = importlib.util.module_from_spec(spec); sys.modules[spec.name] = before; spec.loader.exec_module(before)
+before = load_old('kernels.selection_before', '.pk/selection_before.py')
 after = kn.selected_attention_triton
 out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, rows=[])
 for T in [int(x) for x in sys.argv[2:]] or [2048, 8192, 32768]:

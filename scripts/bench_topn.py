@@ -4,16 +4,16 @@ model's, bf16, B=1; whether both pick the same blocks; and a sweep of the top-n 
 Take the old module from git first (on a machine with the history), then carry .pk to the GPU node:
   mkdir -p .pk && git show 0a1f197:nsa_nb/kernels/nsa.py > .pk/nsa_before.py
   python3 scripts/bench_topn.py OUT.json [paper,model125m]"""
-import sys, json, importlib.util
+import sys, json
 import torch, triton
 import nsa_nb.kernels.nsa as after
 from nsa_nb.config import NSAConfig
 from nsa_nb.compression import Compressor
 from nsa_nb.kernels.banded import compressed_attention_triton
+from _versions import load_old
 
 if len(sys.argv) not in (2, 3): sys.exit(__doc__)
-spec = importlib.util.spec_from_file_location('nsa_nb.kernels.nsa_before', '.pk/nsa_before.py')   # its relative imports resolve
-before = importlib.util.module_from_spec(spec); sys.modules[spec.name] = before; spec.loader.exec_module(before)
+before = load_old('kernels.nsa_before', '.pk/nsa_before.py')
 bench = lambda f: triton.testing.do_bench(f, warmup=25, rep=200)
 
 out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[], sweep=[])

@@ -1,13 +1,12 @@
 """Where a training step of the 125M model goes (configs/m7c_125m.yaml numbers, bf16, fused AdamW), NSA against dense, on one GPU:
 the CUDA kernels of two profiled steps grouped by name, their total against the step's wall time (a gap means the host is the
-bottleneck), one table per (attention, seq_len) with 32k tokens per step, as nsa_nb_bench train runs it.
+bottleneck), one table per (attention, seq_len) with 32k tokens per step, the step `nsa_nb_bench train` times (`synthetic_train_step`).
 Usage: python3 scripts/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
 import sys, time
 import torch
 from torch.profiler import profile, ProfilerActivity
 from nsa_nb.bench import m7c_125m
-from nsa_nb.model import TransformerLM
-from nsa_nb.train import make_optimizer, resolve_precision, autocast_ctx, lm_loss
+from nsa_nb.train import synthetic_train_step
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 lengths = [int(x) for x in sys.argv[2:]] or [2048, 8192]
@@ -16,13 +15,8 @@ def say(s): print(s, flush=True); out.write(s + '\n'); out.flush()
 say(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
 for T in lengths:
     for attn in ('dense', 'nsa'):
-        cfg = m7c_125m(attn); torch.manual_seed(0)
-        model = TransformerLM(cfg.model, cfg.nsa).cuda()
-        opt, prec = make_optimizer(model, cfg.train, torch.device('cuda')), resolve_precision(cfg.train, torch.device('cuda'))
-        x = torch.randint(0, cfg.model.vocab_size, (max(1, 32768 // T), T + 1), device='cuda')
-        def step():
-            with autocast_ctx(torch.device('cuda'), prec): logits = model(x[:, :-1])
-            lm_loss(logits, x[:, 1:]).backward(); opt.step(); opt.zero_grad(set_to_none=True)
+        B = max(1, 32768 // T)
+        step, model, _ = synthetic_train_step(m7c_125m(attn), T, B, torch.device('cuda'))
         for _ in range(3): step()
         torch.cuda.synchronize(); t0 = time.perf_counter()
         for _ in range(3): step()
@@ -32,7 +26,7 @@ for T in lengths:
             torch.cuda.synchronize()
         ev = [e for e in prof.key_averages() if e.device_type.name == 'CUDA']
         gpu = sum(e.self_device_time_total for e in ev) / 2 / 1e3
-        say(f"\n== {attn} seq_len={T} batch={x.shape[0]}: step {wall:.1f} ms wall, {gpu:.1f} ms of CUDA kernels ==")
+        say(f"\n== {attn} seq_len={T} batch={B}: step {wall:.1f} ms wall, {gpu:.1f} ms of CUDA kernels ==")
         for e in sorted(ev, key=lambda e: -e.self_device_time_total)[:22]:
             say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:110]}")
-        del model, opt; torch.cuda.empty_cache()
+        del step, model; torch.cuda.empty_cache()
