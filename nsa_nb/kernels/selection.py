@@ -6,91 +6,141 @@
 from __future__ import annotations
 import os, math
 import torch
+import torch.nn.functional as F
 if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')   # before triton is imported
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, dot_precision, online_softmax_step
+from .banded import INTERPRET, _rows, dot_precision, online_softmax_step
 
 # %% auto #0
-__all__ = ['LAUNCH', 'SEG', 'sel_fwd', 'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd',
-           'SelectedAttention', 'selected_attention_triton']
+__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'SEG', 'tile_blocks', 'sel_tiles', 'sel_fwd', 'invert_selection_start',
+           'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, O, LSE, T, scale,
+def _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles,
+              H: tl.constexpr, G: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr, BM: tl.constexpr, ONE: tl.constexpr):
+    "A program's tile: rows (`_rows`: `BM//G` tokens x G heads), each row's slots `[BM, NSELP]` (-1 = none), the tile's flat index, its number of blocks, its last token."
+    r_t, r_g, m_r = _rows(i_m, T, G, BM)
+    o_n = tl.arange(0, NSELP)
+    b_sel = tl.load(IDX + ((i_b * T + r_t) * H + i_h)[:, None] * NSEL + o_n[None, :], mask=m_r[:, None] & (o_n < NSEL)[None, :], other=-1)
+    tile = (i_b * n_tiles + i_m) * H + i_h
+    if ONE: nblk = NSEL                                                               # one token: its own slots, as they come
+    else: nblk = tl.load(NBLK + tile)
+    return r_t, r_g, m_r, b_sel, tile, nblk, tl.minimum((i_m + 1) * (BM // G), T) - 1
+
+@triton.jit
+def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
+    "`[BM, BS]` score bias for block `j` (keys `o_s`): 0 or log2(times the row selected j); -inf where it did not, or the key is after the row's token."
+    if ONE:                                                                          # j is one slot of the row (-1: unused)
+        return tl.where((j >= 0) & (o_s[None, :] <= r_t[:, None]), 0., float('-inf'))
+    n_r = tl.sum((b_sel == j).to(tl.float32), 1)                                      # [BM]
+    return tl.where((n_r > 0)[:, None] & (o_s[None, :] <= r_t[:, None]), tl.log2(tl.maximum(n_r, 1.))[:, None], float('-inf'))
+
+@triton.jit
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
-    i_t, i_bh = tl.program_id(0), tl.program_id(1)
+                    NSELP: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    o_g, o_k, o_v = tl.arange(0, BG), tl.arange(0, BK), tl.arange(0, BV)
-    m_g = o_g < G
-    row = (i_b * T + i_t) * HQ + i_h * G + o_g                                     # [BG] flat (b, t, head)
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_g[:, None] & (o_k < K)[None, :], other=0.)  # [BG, BK]
+    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
+    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
     qk_scale = scale * 1.4426950408889634
-    b_m = tl.full([BG], float('-inf'), tl.float32)
-    b_l = tl.zeros([BG], tl.float32)
-    b_acc = tl.zeros([BG, BV], tl.float32)
-    p_idx = IDX + ((i_b * T + i_t) * H + i_h) * NSEL
-    for i in range(NSEL):                                                            # no branch: the loads pipeline
-        j = tl.load(p_idx + i)
-        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
-        m_s = (o_s <= i_t) & (j >= 0)                                                # causal inside the current block
+    b_m = tl.full([BM], float('-inf'), tl.float32)
+    b_l = tl.zeros([BM], tl.float32)
+    b_acc = tl.zeros([BM, BV], tl.float32)
+    for i in range(nblk):                                                            # the tile's distinct blocks, or one token's slots
+        j = tl.load(BLK + tile * n_u + i)
+        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                                              # the block's token positions
+        m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
         key = (i_b * T + o_s) * H + i_h
         b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-        b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))  # [BG, BS]
-        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # an unused slot (-1) before any block adds nothing
+        b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale + _sel_bias(b_sel, j, o_s, r_t, ONE)   # [BM, BS]
+        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # a row that skips this block adds nothing
     b_o = b_acc / tl.where(b_l == 0., 1., b_l)[:, None]
-    tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_g[:, None] & (o_v < V)[None, :])
-    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_g)
+    tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
+    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
     nw = 1 if INTERPRET else (2 if max(BK, BV) <= 64 else 4)                        # measured on H100 (bench_results/)
-    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BG=max(16, triton.next_power_of_2(G)), BK=BK, BV=BV, BS=l_sel,
-                num_warps=nw, num_stages=1 if INTERPRET else 2)
+    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BV=BV, BS=l_sel, num_warps=nw, num_stages=1 if INTERPRET else 2)
 
-LAUNCH = {}   # tuning overrides of num_warps / num_stages, e.g. {'num_warps': 2}
+ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups of at most MAX_TILE_G heads: see the sweep above
+MAX_TILE_G = 8                   # larger groups fill a 16-row product alone: one token per program (the paper's kernel)
+LAUNCH = {}                      # tuning overrides of the forward / dq launch: num_warps, num_stages
 
-def sel_fwd(q, k, v, idx, l_sel:int, scale:float):
-    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`."
+def _tile_rows(G:int) -> int:
+    "BM: a program takes BM//G tokens of one group."
+    return ROWS if G <= MAX_TILE_G else max(16, triton.next_power_of_2(G))
+
+def _tile_meta(G, K, V, l_sel, n_sel):
+    "Launch settings of the forward and dq kernels."
+    meta, BM = _sel_meta(G, K, V, l_sel, n_sel), _tile_rows(G)
+    nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
+    return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, ONE=BM // G == 1, num_warps=nw) | LAUNCH
+
+def tile_blocks(idx:torch.Tensor, BT:int):
+    "The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]` (ascending, then padding) and their number `[B, cdiv(T,BT), H]`, int32."
+    B, T, H, n = idx.shape
+    nT, pad = triton.cdiv(T, BT), 2 ** 31 - 1                                      # padding sorts last
+    x = F.pad(idx.to(torch.int32), (0, 0, 0, 0, 0, nT * BT - T), value=-1)          # [B, nT*BT, H, n]
+    x = x.view(B, nT, BT, H, n).transpose(2, 3).reshape(B, nT, H, BT * n)
+    x = torch.where(x >= 0, x, pad).sort(-1).values
+    x[..., 1:].masked_fill_(x[..., 1:] == x[..., :-1], pad)                          # repeats -> padding ...
+    x = x.sort(-1).values                                                            # ... which sorts last
+    return x.contiguous(), (x != pad).sum(-1, dtype=torch.int32)
+
+def sel_tiles(idx:torch.Tensor, G:int):
+    "What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its own slots)."
+    idx, BT = idx.to(torch.int32).contiguous(), _tile_rows(G) // G
+    return (idx, idx) if BT == 1 else tile_blocks(idx, BT)
+
+def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
+    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`; `tiles` from `sel_tiles` (made here if None)."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
+    if idx.dim() != 4 or idx.shape[:3] != (B, T, H):
+        raise ValueError(f"idx must be [B, T, H, n_sel] = [{B}, {T}, {H}, n_sel] for q {tuple(q.shape)} and k {tuple(k.shape)}; got {tuple(idx.shape)}")
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
-    meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype)) | LAUNCH
-    _sel_fwd_kernel[(T, B * H)](q, k, v, idx, o, lse, T, scale, **meta)
+    meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
+    blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
+    _sel_fwd_kernel[(blk.shape[1], B * H)](q, k, v, idx, blk, nblk, o, lse, T, blk.shape[1], blk.shape[-1], scale, **meta)
     return o, lse
 
 # %% ../../nbs/06b_kernel_selection.ipynb #4f4ab5fb
 @triton.jit
-def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, DO, LSE, DELTA, DQ, T, scale,
+def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                       BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
-    i_t, i_bh = tl.program_id(0), tl.program_id(1)
+                       NSELP: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    o_g, o_k, o_v = tl.arange(0, BG), tl.arange(0, BK), tl.arange(0, BV)
-    m_g = o_g < G
-    row = (i_b * T + i_t) * HQ + i_h * G + o_g
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_g[:, None] & (o_k < K)[None, :], other=0.)
-    b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_g[:, None] & (o_v < V)[None, :], other=0.)
-    b_lse = tl.load(LSE + row, mask=m_g, other=0.) * 1.4426950408889634
-    b_delta = tl.load(DELTA + row, mask=m_g, other=0.)
+    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    row = (i_b * T + r_t) * HQ + i_h * G + r_g
+    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
+    b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
+    b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
+    b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
     qk_scale = scale * 1.4426950408889634
-    b_dq = tl.zeros([BG, BK], tl.float32)
-    p_idx = IDX + ((i_b * T + i_t) * H + i_h) * NSEL
-    for i in range(NSEL):
-        j = tl.load(p_idx + i)
+    b_dq = tl.zeros([BM, BK], tl.float32)
+    for i in range(nblk):
+        j = tl.load(BLK + tile * n_u + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
-        m_s = (o_s <= i_t) & (j >= 0)
+        m_s = (o_s <= t_hi) & (j >= 0)
         key = (i_b * T + o_s) * H + i_h
         b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
-        b_p = tl.where(m_s[None, :] & m_g[:, None], tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BG, BS]
+        b_bias = _sel_bias(b_sel, j, o_s, r_t, ONE)
+        b_p = tl.where(b_bias > float('-inf'), tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale + b_bias - b_lse[:, None]), 0.)
+        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BM, BS]
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
-    tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_g[:, None] & (o_k < K)[None, :])
+    tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
@@ -196,14 +246,17 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
 SEG = 256   # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
-            inv:dict|None=None):   # `invert_selection_start(idx, ...)` from the forward, if it ran there
+            inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
+            tiles=None):           # `tile_blocks(idx, ...)` from the forward
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = (o.float() * do.float()).sum(-1)                                          # [B, T, HQ]
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
+    dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
+    blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     dq = torch.empty_like(q)
-    _sel_bwd_dq_kernel[(T, B * H)](q, k, v, idx, do, lse, delta, dq, T, scale, **meta)
+    _sel_bwd_dq_kernel[(blk.shape[1], B * H)](q, k, v, idx, blk, nblk, do, lse, delta, dq, T, blk.shape[1], blk.shape[-1], scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
@@ -225,8 +278,9 @@ def _in_backward() -> bool:
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, q, k, v, idx, l_sel, scale, invert):
-        o, lse = sel_fwd(q, k, v, idx, l_sel, scale)
-        ctx.save_for_backward(q, k, v, idx, o, lse)
+        tiles = sel_tiles(idx, q.shape[2] // k.shape[2])                              # for the forward and dq
+        o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles)
+        ctx.save_for_backward(q, k, v, idx, o, lse, *tiles)
         ctx.l_sel, ctx.scale = l_sel, scale
         ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], l_sel), SEG) if invert else None   # for the backward
         ctx.mark_non_differentiable(lse)
@@ -235,9 +289,9 @@ class SelectedAttention(torch.autograd.Function):
     @staticmethod
     @torch.autograd.function.once_differentiable
     def backward(ctx, do, dlse):
-        q, k, v, idx, o, lse = ctx.saved_tensors
+        q, k, v, idx, o, lse, *tiles = ctx.saved_tensors
         inv, ctx.inv = ctx.inv, None
-        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, inv=inv), None, None, None, None
+        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, inv=inv, tiles=tiles), None, None, None, None
 
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               k:torch.Tensor,   # [B, T, H, K]
