@@ -14,7 +14,7 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _rows, dot_precision, online_softmax_step
 
 # %% auto #0
-__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'SEG', 'tile_blocks', 'sel_tiles', 'sel_fwd', 'invert_selection_start',
+__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'SEG', 'tile_blocks', 'sel_tiles', 'check_idx', 'sel_fwd', 'invert_selection_start',
            'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
@@ -54,7 +54,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
     b_acc = tl.zeros([BM, BV], tl.float32)
     for i in range(nblk):                                                            # the tile's distinct blocks, or one token's slots
         j = tl.load(BLK + tile * n_u + i)
-        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                                              # the block's token positions
+        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
         m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
         key = (i_b * T + o_s) * H + i_h
         b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BS]
@@ -101,11 +101,16 @@ def sel_tiles(idx:torch.Tensor, G:int):
     idx, BT = idx.to(torch.int32).contiguous(), _tile_rows(G) // G
     return (idx, idx) if BT == 1 else tile_blocks(idx, BT)
 
-def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
-    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`; `tiles` from `sel_tiles` (made here if None)."
+def check_idx(q, k, v, idx):
+    "`idx` must be `[B, T, H, n_sel]` for `q [B,T,HQ,K]`, `k, v [B,T,H,K|V]`: a clear error before any launch reads past it."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     if idx.dim() != 4 or idx.shape[:3] != (B, T, H):
         raise ValueError(f"idx must be [B, T, H, n_sel] = [{B}, {T}, {H}, n_sel] for q {tuple(q.shape)} and k {tuple(k.shape)}; got {tuple(idx.shape)}")
+    return B, T, HQ, H, G, K, V
+
+def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
+    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`; `tiles` from `sel_tiles` (made here if None)."
+    B, T, HQ, H, G, K, V = check_idx(q, k, v, idx)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
     meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
@@ -247,7 +252,7 @@ SEG = 256   # queries per dk/dv program: bounds the longest program (the initial
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
             inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
-            tiles=None):           # `tile_blocks(idx, ...)` from the forward
+            tiles=None):           # `sel_tiles(idx, G)` from the forward
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
@@ -300,5 +305,6 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               l_sel:int,        # selection block length (a power of two >= 16)
                               scale:float|None=None):
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
+    check_idx(q, k, v, idx)
     invert = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad) and not _in_backward()   # a backward will come
     return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), invert)
