@@ -6,8 +6,7 @@ import sys, json
 import torch, triton
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.attention import gate_combine
-from nsa_nb.bench import m7c_125m
-from nsa_nb.train import train_throughput
+from _versions import train_with
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 fused = kn.gate_combine_triton
@@ -24,9 +23,7 @@ for shape, (HQ, V) in dict(paper=(64, 128), model125m=(12, 64)).items():
         print(json.dumps(r), flush=True); out['combine'].append(r)
 for T in [int(x) for x in sys.argv[2:]] or [2048, 8192, 32768]:
     for name, f in (('pytorch', gate_combine), ('triton', fused)):
-        kn.gate_combine_triton = f                                           # what NSAttention's fast path calls
-        r = train_throughput(m7c_125m('nsa'), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
-        r['combine'] = name; out['train'].append(r); torch.cuda.empty_cache()
+        r = train_with(kn, 'gate_combine_triton', f, 'nsa', T)            # what NSAttention's fast path calls
+        r['combine'] = name; out['train'].append(r)
         print(json.dumps({k: r[k] for k in ('combine', 'seq_len', 'tokens_per_s', 'step_ms', 'peak_mem_gib')}), flush=True)
         json.dump(out, open(sys.argv[1], 'w'), indent=1)
-kn.gate_combine_triton = fused

@@ -7,9 +7,7 @@ Take the old module from git first (on a machine with the history), then carry .
 import sys, json
 import torch
 import nsa_nb.kernels.nsa as kn
-from nsa_nb.bench import m7c_125m
-from nsa_nb.train import train_throughput
-from _versions import load_old
+from _versions import load_old, train_with
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 before = load_old('kernels.selection_before', '.pk/selection_before.py')
@@ -17,9 +15,7 @@ after = kn.selected_attention_triton
 out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, rows=[])
 for T in [int(x) for x in sys.argv[2:]] or [2048, 8192, 32768]:
     for name, attn, fn in (('dense', 'dense', after), ('nsa_waiting', 'nsa', before.selected_attention_triton), ('nsa_async', 'nsa', after)):
-        kn.selected_attention_triton = fn                                  # what nsa_branches calls
-        r = train_throughput(m7c_125m(attn), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
-        r['version'] = name; out['rows'].append(r); torch.cuda.empty_cache()
+        r = train_with(kn, 'selected_attention_triton', fn, attn, T)       # what nsa_branches calls
+        r['version'] = name; out['rows'].append(r)
         print(json.dumps({k: r[k] for k in ('version', 'seq_len', 'batch_size', 'tokens_per_s', 'step_ms', 'peak_mem_gib')}), flush=True)
         json.dump(out, open(sys.argv[1], 'w'), indent=1)
-kn.selected_attention_triton = after

@@ -18,9 +18,7 @@ from nsa_nb.kernels.banded import compressed_attention_triton
 from nsa_nb.model import TransformerLM
 from nsa_nb.attention import NSAttention
 from nsa_nb.data import stdlib_documents
-from nsa_nb.bench import m7c_125m
-from nsa_nb.train import train_throughput
-from _versions import load_old
+from _versions import load_old, train_with
 
 if len(sys.argv) != 3 or sys.argv[2] not in ('kernels', 'text', 'train'): sys.exit(__doc__)
 before = load_old('kernels.selection_before', '.pk/selection_before.py')
@@ -93,8 +91,6 @@ if sys.argv[2] in ('kernels', 'text'):
 if sys.argv[2] == 'train':
     for T in (2048, 8192, 32768):
         for name, attn, fn in (('dense', 'dense', after), ('nsa_old', 'nsa', before.selected_attention_triton), ('nsa_new', 'nsa', after)):
-            kn.selected_attention_triton = fn                                  # what nsa_branches calls
-            r = train_throughput(m7c_125m(attn), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
-            r['version'] = name; torch.cuda.empty_cache()
+            r = train_with(kn, 'selected_attention_triton', fn, attn, T)   # what nsa_branches calls
+            r['version'] = name
             record({k: r[k] for k in ('version', 'seq_len', 'batch_size', 'tokens_per_s', 'step_ms', 'peak_mem_gib')})
-    kn.selected_attention_triton = after

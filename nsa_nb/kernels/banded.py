@@ -37,6 +37,14 @@ def _rows(i_m, T, G: tl.constexpr, BM: tl.constexpr):
     r_t = i_m * BT + o_r // G
     return r_t, o_r % G, (o_r < BT * G) & (r_t < T)
 
+@triton.jit
+def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr):
+    "What a backward needs of rows `row [M]` (flat b, t, head; `m_r` valid): q, dO, lse in log2 units, delta = rowsum(o * dO)."
+    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
+    b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
+    return b_q, b_do, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, tl.load(DELTA + row, mask=m_r, other=0.)
+
 # %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
 @triton.jit
 def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
@@ -140,10 +148,7 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
         r_t, r_g, m_r = _rows(i_m, T, G, BM)
         m_r = m_r & (r_t >= i_sp * split) & (r_t < t_hi)                         # rows of this split only
         row = (i_b * T + r_t) * HQ + i_h * G + r_g
-        b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)     # [BM, BK]
-        b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)  # [BM, BV]
-        b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-        b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
+        b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
         m = (pos[None, :] <= r_t[:, None]) & m_s[None, :] & m_r[:, None]
         if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
         b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)  # [BM, BN]
@@ -168,10 +173,7 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
-    b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
-    b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-    b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
+    b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     s_lo, s_hi = _key_range(i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1, S, ps, po, w, WINDOW)
     qk_scale = scale * 1.4426950408889634
     b_dq = tl.zeros([BM, BK], tl.float32)

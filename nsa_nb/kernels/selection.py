@@ -11,7 +11,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _rows, dot_precision, online_softmax_step
+from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step
 
 # %% auto #0
 __all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'SEG', 'tile_blocks', 'sel_tiles', 'check_idx', 'sel_fwd', 'invert_selection_start',
@@ -128,10 +128,7 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
     r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
-    b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
-    b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-    b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
+    b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     qk_scale = scale * 1.4426950408889634
     b_dq = tl.zeros([BM, BK], tl.float32)
     for i in range(nblk):
@@ -169,10 +166,7 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, S
         m_r = (i0 + o_r // GP < end) & (o_r % GP < G)
         t = tl.load(QLIST + i0 + o_r // GP, mask=m_r, other=0).to(tl.int64)        # [BQ*GP] each row's query
         row = (i_b * T + t) * HQ + i_h * G + o_r % GP
-        b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)   # [BQ*GP, BK]
-        b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
-        b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-        b_delta = tl.load(DELTA + row, mask=m_r, other=0.)
+        b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
         m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
         b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BQ*GP, BS]
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
