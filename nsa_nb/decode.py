@@ -24,12 +24,13 @@ from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, reso
 from .model import TransformerLM, DenseAttention
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
-           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
-           'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
-           'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
-           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
-           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
+__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'MAX_SPLITS', 'SCORE_BLOCKS', 'MAX_CANDIDATES', 'predicted_reads', 'NSALayerCache',
+           'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at',
+           'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill',
+           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
+           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
+           'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -551,27 +552,17 @@ def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,                  # com
 
 # %% ../nbs/11_decode.ipynb #97ca16f8
 @_jit
-def _rank_before(V, I, base, n, BN: tl.constexpr, CB: tl.constexpr, HAS_I: tl.constexpr):
-    "The BN (value, index) pairs at `V + base` (`I + base`; no I: the index is the position), n of them real: `v, ix, rank [BN]`, rank = how many pairs come first (a larger value, or an equal one with a lower index)."
-    o = tl.arange(0, BN)
-    v = tl.load(V + base + o, mask=o < n, other=float('-inf'))                              # padding: -inf, after every real pair
-    if HAS_I: ix = tl.load(I + base + o, mask=o < n, other=1073741824)                    # 2**30: 'no block', above every real index
-    else: ix = o
-    rank = tl.zeros([BN], tl.int32)
-    for c0 in range(0, BN, CB):                                                             # [BN, CB] comparisons at a time
-        o_c = c0 + tl.arange(0, CB)
-        v_c = tl.load(V + base + o_c, mask=o_c < n, other=float('-inf'))
-        if HAS_I: i_c = tl.load(I + base + o_c, mask=o_c < n, other=1073741824)
-        else: i_c = o_c
-        first = (v_c[None, :] > v[:, None]) | ((v_c[None, :] == v[:, None]) & (i_c[None, :] < ix[:, None]))
-        rank += tl.sum(first.to(tl.int32), 1)
-    return v, ix, rank
+def _rank(v, ix):
+    "Ranks of the pairs `(v[i], ix[i])`, held in registers: how many pairs come first (a larger value, or an equal one with a lower index). `[N, N]` comparisons, no memory round trip."
+    first = (v[None, :] > v[:, None]) | ((v[None, :] == v[:, None]) & (ix[None, :] < ix[:, None]))
+    return tl.sum(first.to(tl.int32), 1)
 
 @_jit
-def _dec_scores_kernel(S, LSE, POS, SC, CV, CI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
+def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
-                       SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr,
-                       NSEL: tl.constexpr, CB: tl.constexpr):
+                       SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr, SUBS: tl.constexpr,
+                       NSEL: tl.constexpr, MS: tl.constexpr):
+    "Program (i, row): selection blocks [i*SUBS*BJ, (i+1)*SUBS*BJ) of row (sequence, KV head); their n best go to CV/CI, best first."
     i_j, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
@@ -584,46 +575,65 @@ def _dec_scores_kernel(S, LSE, POS, SC, CV, CI, C, n_slc, l, d, l_sel, n_init, n
     b_mx = tl.where(b_mx == float('-inf'), 0., b_mx)
     b_z = tl.sum(tl.exp(b_lp - b_mx[:, None]), 1)
     b_lse = tl.where(b_z == 0., float('-inf'), b_mx + tl.log(tl.where(b_z == 0., 1., b_z)))  # [BG] merged lse (-inf: none visible)
-    o_j = i_j * BJ + tl.arange(0, BJ)                                                       # [BJ] selection blocks
-    b_acc = tl.zeros([BG, BJ], tl.float32)
-    for r in tl.static_range(SU + LU - 1):
-        o_i = o_j * SU - LU + 1 + r                                                         # compressed entry of offset r
-        m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
-        b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
-        b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
-    b_sc = tl.sum(b_acc, 0)                                                                 # Eq. 10
     cur = p // l_sel
-    visible = o_j <= cur
-    forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
-    b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-    tl.store(SC + i_bh * n_slc + o_j, b_sc, mask=o_j < n_slc)
-    tl.debug_barrier()                                                                      # SC written by all of this program's threads
-    v, ix, rank = _rank_before(SC, SC, i_bh * n_slc + i_j * BJ, tl.minimum(n_slc - i_j * BJ, BJ), BJ, CB, False)
-    cand = (i_bh * tl.num_programs(0) + i_j) * NSEL + rank                                  # this program's NSEL best, best first
-    tl.store(CV + cand, v, mask=rank < NSEL)
-    tl.store(CI + cand, i_j * BJ + ix, mask=rank < NSEL)
-
-@_jit
-def _dec_topn_kernel(CV, CI, CH, IDX, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr, BSEL: tl.constexpr):
-    i_bh = tl.program_id(0)                                                                 # one program per (sequence, KV head)
-    v, ix, rank = _rank_before(CV, CI, i_bh * M, M, MP, CB, True)                           # the M candidates' global ranks
-    tl.store(CH + i_bh * BSEL + rank, tl.where(v > float('-inf'), ix, 1073741824), mask=rank < NSEL)   # the n best; -inf: none
-    tl.debug_barrier()
-    o_k = tl.arange(0, BSEL)
-    b_j = tl.load(CH + i_bh * BSEL + o_k, mask=o_k < NSEL, other=1073741824)                # [BSEL] chosen blocks, best first
-    pos = tl.sum(((b_j[None, :] < b_j[:, None]) | ((b_j[None, :] == b_j[:, None]) & (o_k[None, :] < o_k[:, None]))).to(tl.int32), 1)
-    tl.store(IDX + i_bh * NSEL + pos, tl.where(b_j < 1073741824, b_j, -1), mask=o_k < NSEL)  # ascending, -1 in empty slots
+    prog = i_bh * tl.num_programs(0) + i_j
+    for u in tl.static_range(SUBS):                                                         # sub-blocks of BJ blocks
+        o_j = (i_j * SUBS + u) * BJ + tl.arange(0, BJ)                                      # [BJ] selection blocks
+        b_acc = tl.zeros([BG, BJ], tl.float32)
+        for r in tl.static_range(SU + LU - 1):
+            o_i = o_j * SU - LU + 1 + r                                                     # compressed entry of offset r
+            m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
+            b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
+            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * tl.where(m_i, tl.exp(b_s - b_lse[:, None]), 0.)   # Eq. 8, 9
+        b_sc = tl.sum(b_acc, 0)                                                             # Eq. 10
+        visible = o_j <= cur                                                                # (blocks past n_slc are never visible)
+        forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
+        b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
+        rank = _rank(b_sc, o_j)
+        if SUBS == 1:                                                                       # this program's n best
+            tl.store(CV + prog * NSEL + rank, b_sc, mask=rank < NSEL)
+            tl.store(CI + prog * NSEL + rank, o_j, mask=rank < NSEL)
+        else:                                                                               # this sub-block's n best, to rank again
+            tl.store(TV + (prog * SUBS + u) * NSEL + rank, b_sc, mask=rank < NSEL)
+            tl.store(TI + (prog * SUBS + u) * NSEL + rank, o_j, mask=rank < NSEL)
+    if SUBS > 1:
+        tl.debug_barrier()                                                                  # TV, TI written by all of this program's threads
+        o_m = tl.arange(0, MS)
+        v = tl.load(TV + prog * SUBS * NSEL + o_m, mask=o_m < SUBS * NSEL, other=float('-inf'))
+        ix = tl.load(TI + prog * SUBS * NSEL + o_m, mask=o_m < SUBS * NSEL, other=1073741824)
+        rank = _rank(v, ix)
+        tl.store(CV + prog * NSEL + rank, v, mask=rank < NSEL)
+        tl.store(CI + prog * NSEL + rank, ix, mask=rank < NSEL)
 
 
 # %% ../nbs/11_decode.ipynb #59eff7bc
 @_jit
-def _dec_sel_kernel(Q, KS, VS, IDX, POS, O, LSE, CNT, C, scale, l_sel,
-                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr):
+def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr):
+    "Block `i_n` of the n best among row `i_bh`'s M candidates (-1: fewer real ones); also writes it to `IDX` at its place in ascending order."
+    o_m = tl.arange(0, MP)
+    v = tl.load(CV + i_bh * M + o_m, mask=o_m < M, other=float('-inf'))
+    ix = tl.load(CI + i_bh * M + o_m, mask=o_m < M, other=1073741824)                     # padding: -inf, index 2**30
+    rank = tl.zeros([MP], tl.int32)                                                         # the scores kernel's ranking, against
+    for c0 in tl.static_range(0, MP, CB):                                                   # [MP, CB] candidates at a time (unrolled:
+        o_c = c0 + tl.arange(0, CB)                                                         # every load issued at once)
+        v_c = tl.load(CV + i_bh * M + o_c, mask=o_c < M, other=float('-inf'))
+        i_c = tl.load(CI + i_bh * M + o_c, mask=o_c < M, other=1073741824)
+        rank += tl.sum(((v_c[None, :] > v[:, None]) | ((v_c[None, :] == v[:, None]) & (i_c[None, :] < ix[:, None]))).to(tl.int32), 1)
+    real = v > float('-inf')
+    j = tl.max(tl.where((rank == i_n) & real, ix, -1), 0)                                   # the candidate ranked i_n, or -1
+    before = (rank < NSEL) & real & (ix < j)                                                # chosen blocks with a lower index
+    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)  # ascending, -1 in the last slots
+    return j
+
+@_jit
+def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
+                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
+                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
+                    CB: tl.constexpr):
     i_n, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
-    j = tl.load(IDX + i_bh * NSEL + i_n)                                                    # this program's block, -1: none
+    j = _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL, MP, CB)                                  # this program's block, -1: none
     o_t = tl.arange(0, BS)
     o_s = tl.maximum(j, 0) * l_sel + o_t                                                    # its token positions
     m_s = (o_t < l_sel) & (o_s <= p) & (j >= 0)                                             # causal inside the current block
@@ -672,6 +682,8 @@ def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
 def _sm_count(index:int) -> int: return torch.cuda.get_device_properties(index).multi_processor_count
 
 MAX_SPLITS = 128   # chunks per (sequence, head) at most: the merge loads all of them at once
+SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
+MAX_CANDIDATES = 128  # top-n candidates per (sequence, head) at most: every selected-block program ranks them all
 
 def _split(n:int, BN:int, rows:int, device:torch.device) -> tuple[int, int]:
     "(entries per chunk CH, chunks NS) for `n` cache entries and `rows` (sequence, head) pairs: from capacities only."
@@ -706,20 +718,22 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
                                           pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta)
-    # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its BJ blocks; 3. the n best of those, ascending
-    n_slc, BJ, CB = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else 128, np2(cfg.n_sel)), 16 if INTERPRET else 32
-    NP = triton.cdiv(n_slc, BJ)
-    sc, c_v, c_i = new(B * H, n_slc), new(B * H, NP * cfg.n_sel), new(B * H, NP * cfg.n_sel, dtype=torch.int32)
-    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, sc, c_v, c_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
-        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, NSEL=cfg.n_sel, CB=CB, num_warps=nw)
-    BSEL = max(16, np2(cfg.n_sel))
-    chosen, idx = new(B * H, BSEL, dtype=torch.int32), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_topn_kernel[(B * H,)](c_v, c_i, chosen, idx, NP * cfg.n_sel, NSEL=cfg.n_sel, MP=max(16, np2(NP * cfg.n_sel)), CB=CB, BSEL=BSEL, num_warps=nw)
-    # 4. selected blocks, one per program
+    # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
+    n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
+    SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # keeps M <= MAX_CANDIDATES
+    NP = triton.cdiv(n_slc, SUBS * BJ)
+    M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
+    c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
+    t_v, t_i = (new(B * H, NP * SUBS * cfg.n_sel), new(B * H, NP * SUBS * cfg.n_sel, dtype=torch.int32)) if SUBS > 1 else (c_v, c_i)
+    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, t_v, t_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
+        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, SUBS=SUBS,
+        NSEL=cfg.n_sel, MS=np2(SUBS * cfg.n_sel), num_warps=2 * nw)
+    # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
+    idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel,
-                                        NSEL=cfg.n_sel, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta)
-    # 5. the gated sum of the three branches, their chunks merged
+    _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
+                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta)
+    # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
                                    NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=nw)

@@ -1,9 +1,11 @@
-# Three versions of the Triton decode core in one run, against dense SDPA decode, on the 125M shape (bf16, CUDA graph replays):
-# 'before' = the first version (commit 2cc39e2), 'v1' = four launches with top-n by argmax rounds (14e2e62), 'after' = this tree's.
-# The old modules are taken from git first (on a machine with the history), then carried to the GPU node:
-#   mkdir -p .pk && git show 2cc39e2:nsa_nb/decode.py > .pk/decode_before.py && git show 14e2e62:nsa_nb/decode.py > .pk/decode_v1.py
-#   python3 scripts/bench_decode_versions.py OUT.json        (also prints a kernel-time profile of 50 eager steps at batch 1, 64k)
-# (The committed run, bench_results/decode2/decode_v2_before_after_h100.*, was made before a tidy-up and names v1 'two' in its JSON.)
+# Versions of the Triton decode core in one run, against dense SDPA decode, on the 125M shape (bf16, CUDA graph replays),
+# with a kernel-time profile of 50 eager steps at batch 1 and 8, 64k. 'after' is this tree's nsa_nb.decode; each NAME=FILE
+# is an older nsa_nb/decode.py taken from git first (on a machine with the history) and carried to the GPU node, e.g.
+#   mkdir -p .pk && git show d44548f:nsa_nb/decode.py > .pk/decode_five.py
+#   python3 scripts/bench_decode_versions.py OUT.json five=.pk/decode_five.py [after64:SCORE_BLOCKS=64]
+# NAME:SCORE_BLOCKS=N adds this tree's version with that module setting. Every version must select the same blocks.
+# Earlier runs of this script (bench_results/decode2/decode_v2_before_after_h100.*) compared commits 2cc39e2 ('before'),
+# 14e2e62 ('v1'; named 'two' in that JSON) and the five-launch version.
 import sys, json
 import torch
 from torch.profiler import profile, ProfilerActivity
@@ -11,7 +13,18 @@ import nsa_nb.decode as after
 from nsa_nb.decode import _bench_model, layer_cache, fill_random_, _time_steps, sdpa_decode
 from _versions import load_old
 
-versions = {'before': load_old('decode_before', '.pk/decode_before.py'), 'v1': load_old('decode_v1', '.pk/decode_v1.py'), 'after': after}
+versions, settings = {}, {}
+for a in sys.argv[2:]:
+    if ':' in a: name, kv = a.split(':'); k, v = kv.split('='); versions[name] = after; settings[name] = (k, int(v))
+    else: name, path = a.split('='); versions[name] = load_old(f'decode_{name}', path)
+versions['after'] = after
+def run(v, *args):
+    "Version v's nsa_decode_triton(*args), with its module setting when it has one."
+    if v not in settings: return versions[v].nsa_decode_triton(*args, count=False)
+    k, val = settings[v]; old = getattr(after, k); setattr(after, k, val)
+    try: return after.nsa_decode_triton(*args, count=False)
+    finally: setattr(after, k, old)
+
 model = _bench_model('nsa', 'configs/m7c_125m.yaml', torch.bfloat16); attn = model.blocks[0].attn
 dattn = _bench_model('dense', 'configs/m7c_125m.yaml', torch.bfloat16).blocks[0].attn
 
@@ -26,27 +39,30 @@ rows = []
 for B in (1, 8):
     for T in (8192, 32768, 65536, 131072):
         lc, dc, pos, q, g = inputs(B, T)
-        step = {v: (lambda m=m: m.nsa_decode_triton(q, lc, pos, g, attn.cfg, count=False)) for v, m in versions.items()}
-        o_a, i_a, _ = step['after']()
+        args = (q, lc, pos, g, attn.cfg)
+        o_a, i_a, _ = run('after', *args)
         r = dict(B=B, T=T)
-        for v in ('before', 'v1'):                                                   # same blocks, same output?
-            o, i, _ = step[v]()
+        for v in versions:
+            if v == 'after': continue
+            o, i, _ = run(v, *args)                                                   # same blocks, same output?
             r[f'{v}_same_idx'], r[f'{v}_max_abs_diff'] = bool((i == i_a).all()), (o.float() - o_a.float()).abs().max().item()
         r['dense_ms'] = _time_steps(lambda: sdpa_decode(q[:, :, None], dc.k[:, :, :T + 1], dc.v[:, :, :T + 1]), 200, 10, True)
-        for v in versions: r[f'{v}_ms'] = _time_steps(step[v], 200, 10, True); r[f'x_{v}'] = r['dense_ms'] / r[f'{v}_ms']
+        for v in versions: r[f'{v}_ms'] = _time_steps(lambda v=v: run(v, *args), 200, 10, True); r[f'x_{v}'] = r['dense_ms'] / r[f'{v}_ms']
         rows.append(r); print(json.dumps(r), flush=True)
         del lc, dc; torch.cuda.empty_cache()
-print(f"{'B':>2} {'T':>7} {'dense ms':>9} {'before ms':>9} {'v1 ms':>9} {'after ms':>9} {'x before':>8} {'x v1':>8} {'x after':>8} same_idx(before, v1)")
-for r in rows: print(f"{r['B']:>2} {r['T']:>7} {r['dense_ms']:9.4f} {r['before_ms']:9.4f} {r['v1_ms']:9.4f} {r['after_ms']:9.4f} "
-                      f"{r['x_before']:8.2f} {r['x_v1']:8.2f} {r['x_after']:8.2f} {r['before_same_idx']}, {r['v1_same_idx']}")
+names = list(versions)
+print(f"{'B':>2} {'T':>7} {'dense ms':>9} " + ' '.join(f'{v + " ms":>11}' for v in names) + ' ' + ' '.join(f'{"x " + v:>10}' for v in names) + ' same_idx')
+for r in rows: print(f"{r['B']:>2} {r['T']:>7} {r['dense_ms']:9.4f} " + ' '.join(f"{r[v + '_ms']:11.4f}" for v in names) + ' '
+                      + ' '.join(f"{r['x_' + v]:10.2f}" for v in names) + ' ' + str([r[f'{v}_same_idx'] for v in names if v != 'after']))
 json.dump(rows, open(sys.argv[1], 'w'), indent=1)
 
-# where the time goes: kernel times of 50 eager steps at batch 1, 64k, this version and v1
-lc, _, pos, q, g = inputs(1, 65536)
-for v in ('after', 'v1'):
-    for _ in range(5): versions[v].nsa_decode_triton(q, lc, pos, g, attn.cfg, count=False)
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(50): versions[v].nsa_decode_triton(q, lc, pos, g, attn.cfg, count=False)
+# where the time goes: kernel times of 50 eager steps at 64k
+for B in (1, 8):
+    lc, _, pos, q, g = inputs(B, 65536)
+    for v in names:
+        for _ in range(5): run(v, q, lc, pos, g, attn.cfg)
         torch.cuda.synchronize()
-    print(f"--- {v}\n" + prof.key_averages().table(sort_by='cuda_time_total', row_limit=8))
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(50): run(v, q, lc, pos, g, attn.cfg)
+            torch.cuda.synchronize()
+        print(f"--- {v}, B={B}, T=65536\n" + prof.key_averages().table(sort_by='cuda_time_total', row_limit=8))
