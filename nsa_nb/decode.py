@@ -552,10 +552,15 @@ def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,                  # com
 
 # %% ../nbs/11_decode.ipynb #97ca16f8
 @_jit
-def _rank(v, ix):
-    "Ranks of the pairs `(v[i], ix[i])`, held in registers: how many pairs come first (a larger value, or an equal one with a lower index). `[N, N]` comparisons, no memory round trip."
-    first = (v[None, :] > v[:, None]) | ((v[None, :] == v[:, None]) & (ix[None, :] < ix[:, None]))
+def _n_before(v, ix, v_c, i_c):
+    "For each pair `(v[i], ix[i])`: how many of the pairs `(v_c, i_c)` come before it (a larger value, or an equal one with a lower index). The one ordering every top-n stage uses."
+    first = (v_c[None, :] > v[:, None]) | ((v_c[None, :] == v[:, None]) & (i_c[None, :] < ix[:, None]))
     return tl.sum(first.to(tl.int32), 1)
+
+@_jit
+def _rank(v, ix):
+    "Ranks of the pairs `(v[i], ix[i])`, all held in registers: `[N, N]` comparisons, no memory round trip."
+    return _n_before(v, ix, v, ix)
 
 @_jit
 def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
@@ -618,7 +623,7 @@ def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, C
         o_c = c0 + tl.arange(0, CB)                                                         # every load issued at once)
         v_c = tl.load(CV + i_bh * M + o_c, mask=o_c < M, other=float('-inf'))
         i_c = tl.load(CI + i_bh * M + o_c, mask=o_c < M, other=1073741824)
-        rank += tl.sum(((v_c[None, :] > v[:, None]) | ((v_c[None, :] == v[:, None]) & (i_c[None, :] < ix[:, None]))).to(tl.int32), 1)
+        rank += _n_before(v, ix, v_c, i_c)
     real = v > float('-inf')
     j = tl.max(tl.where((rank == i_n) & real, ix, -1), 0)                                   # the candidate ranked i_n, or -1
     before = (rank < NSEL) & real & (ix < j)                                                # chosen blocks with a lower index
@@ -720,7 +725,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
                                           pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta)
     # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
-    SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # keeps M <= MAX_CANDIDATES
+    SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # M = NP * n_sel stays near MAX_CANDIDATES or under
     NP = triton.cdiv(n_slc, SUBS * BJ)
     M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
     c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
