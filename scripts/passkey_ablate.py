@@ -25,7 +25,7 @@ for label, path in (r.split('=', 1) for r in a.runs):
     for selection, n_sel in (('as trained', cfg.nsa.n_sel), ('forced blocks only', cfg.nsa.n_init + cfg.nsa.n_local)):
         for m in layers: m.cfg = dataclasses.replace(m.cfg, n_sel=n_sel)
         df = passkey_accuracy(model, tok, L, dist, a.n, cfg.data.passkey_digits, spread=a.spread, text=text)
-        rows.append(df.assign(model=label, selection=selection, n_sel=n_sel))
+        rows.append(df.assign(model=label, selection=selection, n_sel=n_sel, w=cfg.nsa.w))   # w: as passkey_sweep's tables, for plot_passkey
         print(label, selection, f'n_sel={n_sel}', flush=True)
 out = pd.concat(rows, ignore_index=True)
 out.to_csv(f'{a.out}/ablate_passkey.csv', index=False)
