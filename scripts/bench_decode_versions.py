@@ -2,11 +2,13 @@
 # with a kernel-time profile of 50 eager steps at batch 1 and 8, 64k. 'after' is this tree's nsa_nb.decode; each NAME=FILE
 # is an older nsa_nb/decode.py taken from git first (on a machine with the history) and carried to the GPU node, e.g.
 #   mkdir -p .pk && git show d44548f:nsa_nb/decode.py > .pk/decode_five.py
-#   python3 scripts/bench_decode_versions.py OUT.json five=.pk/decode_five.py [after64:SCORE_BLOCKS=64]
-# NAME:SCORE_BLOCKS=N adds this tree's version with that module setting. Every version must select the same blocks.
+#   python3 scripts/bench_decode_versions.py OUT.json five=.pk/decode_five.py [after64:SCORE_BLOCKS=64] [nopdl:PDL=0,MAX_CANDIDATES=256]
+# NAME:K=N[,K2=N2] adds this tree's version with those module settings. Every version must select the same blocks.
+# SHAPE=paper in the environment times the paper's attention shape instead (64 query heads, 4 KV heads, K = V = 128, the
+# default NSAConfig), one layer built here.
 # Earlier runs of this script (bench_results/decode2/decode_v2_before_after_h100.*) compared commits 2cc39e2 ('before'),
 # 14e2e62 ('v1'; named 'two' in that JSON) and the five-launch version.
-import sys, json
+import os, sys, json
 import torch
 from torch.profiler import profile, ProfilerActivity
 import nsa_nb.decode as after
@@ -15,18 +17,27 @@ from _versions import load_old
 
 versions, settings = {}, {}
 for a in sys.argv[2:]:
-    if ':' in a: name, kv = a.split(':'); k, v = kv.split('='); versions[name] = after; settings[name] = (k, int(v))
+    if ':' in a: name, kvs = a.split(':'); versions[name] = after; settings[name] = {k: int(v) for k, v in (kv.split('=') for kv in kvs.split(','))}
     else: name, path = a.split('='); versions[name] = load_old(f'decode_{name}', path)
 versions['after'] = after
 def run(v, *args):
     "Version v's nsa_decode_triton(*args), with its module setting when it has one."
     if v not in settings: return versions[v].nsa_decode_triton(*args, count=False)
-    k, val = settings[v]; old = getattr(after, k); setattr(after, k, val)
+    old = {k: getattr(after, k) for k in settings[v]}
+    for k, val in settings[v].items(): setattr(after, k, val)
     try: return after.nsa_decode_triton(*args, count=False)
-    finally: setattr(after, k, old)
+    finally:
+        for k, val in old.items(): setattr(after, k, val)
 
-model = _bench_model('nsa', 'configs/m7c_125m.yaml', torch.bfloat16); attn = model.blocks[0].attn
-dattn = _bench_model('dense', 'configs/m7c_125m.yaml', torch.bfloat16).blocks[0].attn
+def layer(attn):
+    "Layer 0 of the 125M model, or of a one-layer model of the paper's shape (SHAPE=paper)."
+    if os.environ.get('SHAPE') != 'paper': return _bench_model(attn, 'configs/m7c_125m.yaml', torch.bfloat16).blocks[0].attn
+    from nsa_nb.config import ModelConfig, NSAConfig
+    from nsa_nb.model import TransformerLM
+    mc = ModelConfig(vocab_size=256, dim=1024, n_layers=1, n_heads=64, n_kv_groups=4, d_k=128, d_v=128, attn=attn, backend='triton')
+    return TransformerLM(mc, NSAConfig()).cuda().to(torch.bfloat16).eval().blocks[0].attn
+attn, dattn = layer('nsa'), layer('dense')
+print(f"shape: HQ={attn.n_heads} H={attn.n_kv} K={attn.d_k} V={attn.d_v}; {attn.cfg}; PDL usable: {after._use_pdl(torch.device('cuda'))}", flush=True)
 
 def inputs(B, T):
     "A random NSA cache of T tokens, the dense one, and one step's position, queries and gates at batch B."
