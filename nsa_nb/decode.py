@@ -24,13 +24,13 @@ from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, reso
 from .model import TransformerLM, DenseAttention
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'SCORE_BLOCKS', 'MAX_CANDIDATES', 'RANK_REGS',
-           'predicted_reads', 'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache',
-           'DecodeCache', 'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill',
-           'dense_layer_prefill', 'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected',
-           'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode',
-           'decode_vs_forward', 'fill_random_', 'nsa_decode_triton', 'append_token_triton', 'graph_replay_check',
-           'gpu_decode_check', 'decode_table', 'bench_decode']
+__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SCORE_BLOCKS', 'MAX_CANDIDATES', 'predicted_reads',
+           'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache',
+           'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill',
+           'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
+           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
+           'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -57,7 +57,6 @@ class NSALayerCache:
     idx: torch.Tensor|None = None # [B, H, n_sel] the last step's selected blocks (-1: none)
     backend: str = 'reference'    # decode path: 'reference' or 'triton'
     count_reads: bool = True      # count reads (the Triton path can skip the counters)
-    arrive: torch.Tensor|None = None  # [B*H] int32, zero between steps: the Triton scores kernel counts its programs' arrivals per row here (None: a fresh one each step)
 
     @property
     def max_len(self) -> int: return self.k[1].shape[2]
@@ -115,7 +114,7 @@ def layer_cache(attn, B:int, max_len:int, device=None, dtype=None, backend:str|N
     k, v = tuple(z(C, attn.d_k) for C in caps), tuple(z(C, attn.d_v) for C in caps)
     n_cap = max(1, n_cmp_blocks(max_len, c.l, c.d))
     return NSALayerCache(k * (3 // len(k)), v * (3 // len(v)), z(n_cap, attn.d_k), z(n_cap, attn.d_v), reads(3),
-                         backend=decode_backend(attn, device, dtype, backend), arrive=torch.zeros(B * attn.n_kv, device=device, dtype=torch.int32))
+                         backend=decode_backend(attn, device, dtype, backend))
 
 # %% ../nbs/11_decode.ipynb #0b356b6f
 def _clone_layer(lc):
@@ -123,7 +122,7 @@ def _clone_layer(lc):
     k = (lc.k[0].clone(),) * 3 if lc.shared else tuple(t.clone() for t in lc.k)
     v = (lc.v[0].clone(),) * 3 if lc.shared else tuple(t.clone() for t in lc.v)
     return dataclasses.replace(lc, k=k, v=v, kc=lc.kc.clone(), vc=lc.vc.clone(), reads=lc.reads.clone(),
-                               idx=None if lc.idx is None else lc.idx.clone(), arrive=None if lc.arrive is None else lc.arrive.clone())
+                               idx=None if lc.idx is None else lc.idx.clone())
 
 @dataclass
 class DecodeCache:
@@ -500,14 +499,13 @@ except ImportError: gdc_wait = gdc_launch_dependents = None
 
 @_jit
 def _pdl_enter(PDL: tl.constexpr):
-    "Programmatic dependent launch (PDL > 0): wait until the kernel before has finished and its writes are visible; PDL 1: then let the next one launch."
-    if PDL > 0: gdc_wait()
-    if PDL == 1: gdc_launch_dependents()
+    "Programmatic dependent launch (PDL): this kernel may start before the one before it ends; wait here until that one has finished and its writes are visible."
+    if PDL: gdc_wait()
 
 @_jit
 def _pdl_exit(PDL: tl.constexpr):
-    "PDL 2: let the next kernel launch once every program has reached its end."
-    if PDL == 2: gdc_launch_dependents()
+    "PDL: the next kernel may launch once every program of this one has come here (its last instruction)."
+    if PDL: gdc_launch_dependents()
 
 @_jit
 def _dec_range(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH, i_s, i_bh,
@@ -579,28 +577,11 @@ def _rank(v, ix):
     return _n_before(v, ix, v, ix)
 
 @_jit
-def _dec_topn(CV, CI, IDX, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr, RR: tl.constexpr):
-    "The n best of row `i_bh`'s M candidates, into `IDX` in ascending block order (-1 in the last slots when fewer are visible)."
-    o_m = tl.arange(0, MP)                                                                  # .cg: other programs of this launch wrote them (past L1)
-    v = tl.load(CV + i_bh * M + o_m, mask=o_m < M, other=float('-inf'), cache_modifier='.cg')
-    ix = tl.load(CI + i_bh * M + o_m, mask=o_m < M, other=1073741824, cache_modifier='.cg')    # padding: -inf, index 2**30
-    if MP <= RR: rank = _rank(v, ix)                                                        # all pairs in registers
-    else:                                                                                   # [MP, CB] pairs at a time (unrolled: every
-        rank = tl.zeros([MP], tl.int32)                                                     # load issued at once)
-        for c0 in tl.static_range(0, MP, CB):
-            o_c = c0 + tl.arange(0, CB)
-            v_c = tl.load(CV + i_bh * M + o_c, mask=o_c < M, other=float('-inf'), cache_modifier='.cg')
-            i_c = tl.load(CI + i_bh * M + o_c, mask=o_c < M, other=1073741824, cache_modifier='.cg')
-            rank += _n_before(v, ix, v_c, i_c)
-    asc = tl.sort(tl.where((rank < NSEL) & (v > float('-inf')), ix, 1073741824))            # the chosen blocks ascending, then padding
-    tl.store(IDX + i_bh * NSEL + o_m, tl.where(asc < 1073741824, asc, -1), mask=o_m < NSEL)
-
-@_jit
-def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, ARRIVE, IDX, C, n_slc, l, d, l_sel, n_init, n_local, NS, M,
+def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr, SUBS: tl.constexpr,
-                       NSEL: tl.constexpr, MS: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr, RR: tl.constexpr, PDL: tl.constexpr):
-    "Program (i, row): selection blocks [i*SUBS*BJ, (i+1)*SUBS*BJ) of row (sequence, KV head); their n best go to CV/CI, best first; the row's last program to finish picks the n best of all into IDX."
+                       NSEL: tl.constexpr, MS: tl.constexpr, PDL: tl.constexpr):
+    "Program (i, row): selection blocks [i*SUBS*BJ, (i+1)*SUBS*BJ) of row (sequence, KV head); their n best go to CV/CI, best first."
     _pdl_enter(PDL)
     i_j, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -643,24 +624,38 @@ def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, ARRIVE, IDX, C, n_slc, l, d,
         rank = _rank(v, ix)
         tl.store(CV + prog * NSEL + rank, v, mask=rank < NSEL)
         tl.store(CI + prog * NSEL + rank, ix, mask=rank < NSEL)
-    tl.debug_barrier()                                                                      # this program's candidates stored by all its threads,
-    if tl.atomic_add(ARRIVE + i_bh, 1, sem='acq_rel') == tl.num_programs(0) - 1:          # then counted; the row's last program sees all of them
-        tl.store(ARRIVE + i_bh, 0)                                                          # zero again for the next step
-        _dec_topn(CV, CI, IDX, i_bh, M, NSEL, MP, CB, RR)
     _pdl_exit(PDL)
 
 
 # %% ../nbs/11_decode.ipynb #59eff7bc
 @_jit
-def _dec_sel_kernel(Q, KS, VS, IDX, POS, O, LSE, CNT, C, scale, l_sel,
-                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
+def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr):
+    "Block `i_n` of the n best among row `i_bh`'s M candidates (-1: fewer real ones); also writes it to `IDX` at its place in ascending order."
+    o_m = tl.arange(0, MP)
+    v = tl.load(CV + i_bh * M + o_m, mask=o_m < M, other=float('-inf'))
+    ix = tl.load(CI + i_bh * M + o_m, mask=o_m < M, other=1073741824)                     # padding: -inf, index 2**30
+    rank = tl.zeros([MP], tl.int32)                                                         # the scores kernel's ranking, against
+    for c0 in tl.static_range(0, MP, CB):                                                   # [MP, CB] candidates at a time (unrolled:
+        o_c = c0 + tl.arange(0, CB)                                                         # every load issued at once)
+        v_c = tl.load(CV + i_bh * M + o_c, mask=o_c < M, other=float('-inf'))
+        i_c = tl.load(CI + i_bh * M + o_c, mask=o_c < M, other=1073741824)
+        rank += _n_before(v, ix, v_c, i_c)
+    real = v > float('-inf')
+    j = tl.max(tl.where((rank == i_n) & real, ix, -1), 0)                                   # the candidate ranked i_n, or -1
+    before = (rank < NSEL) & real & (ix < j)                                                # chosen blocks with a lower index
+    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)  # ascending, -1 in the last slots
+    return j
+
+@_jit
+def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
+                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
                     BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
-                    PDL: tl.constexpr):
+                    CB: tl.constexpr, PDL: tl.constexpr):
     _pdl_enter(PDL)
     i_n, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
-    j = tl.load(IDX + i_bh * NSEL + i_n)                                                    # this program's block, -1: none
+    j = _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL, MP, CB)                                  # this program's block, -1: none
     o_t = tl.arange(0, BS)
     o_s = tl.maximum(j, 0) * l_sel + o_t                                                    # its token positions
     m_s = (o_t < l_sel) & (o_s <= p) & (j >= 0)                                             # causal inside the current block
@@ -711,28 +706,26 @@ def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
 @functools.lru_cache(None)
 def _sm_count(index:int) -> int: return torch.cuda.get_device_properties(index).multi_processor_count
 
-PDL = 2   # programmatic dependent launch where the GPU and Triton can: 0 off; the next kernel launches when each program of this one starts (1) or ends (2)
+PDL = True   # programmatic dependent launch where the GPU and Triton have it: each kernel of the step launches as the one before ends
 
 @functools.lru_cache(None)
 def _pdl_capable(index:int) -> bool:
-    "Hopper or newer, and a Triton that has both the launch option and the grid-dependency instructions."
+    "Hopper or newer, and a Triton with both the launch option and the grid-dependency instructions."
     from triton.backends.nvidia.compiler import CUDAOptions
     return (gdc_wait is not None and 'launch_pdl' in CUDAOptions.__dataclass_fields__
             and torch.cuda.get_device_capability(index)[0] >= 9)
 
 def _use_pdl(device:torch.device) -> bool:
-    return PDL > 0 and not INTERPRET and device.type == 'cuda' and _pdl_capable(device.index if device.index is not None else torch.cuda.current_device())
+    return PDL and not INTERPRET and device.type == 'cuda' and _pdl_capable(device.index if device.index is not None else torch.cuda.current_device())
 
 MAX_SPLITS = 128   # chunks per (sequence, head) at most: the merge loads all of them at once
-SPLIT_WAVES = 2    # on a GPU, chunks enough for (sequence, head, chunk) programs to fill the SMs this many times
 SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
-MAX_CANDIDATES = 512  # top-n candidates per (sequence, head) at most: the row's last scores program ranks them all
-RANK_REGS = 128       # up to this many candidates it compares all pairs in registers (an H100 spills beyond), else [MP, 32] pairs at a time
+MAX_CANDIDATES = 128  # top-n candidates per (sequence, head) at most: every selected-block program ranks them all
 
 def _split(n:int, BN:int, rows:int, device:torch.device) -> tuple[int, int]:
     "(entries per chunk CH, chunks NS) for `n` cache entries and `rows` (sequence, head) pairs: from capacities only."
     if INTERPRET or device.type != 'cuda': want = MAX_SPLITS                                  # one tile per chunk on the CPU: the merge gets tested
-    else: want = min(MAX_SPLITS, max(1, SPLIT_WAVES * _sm_count(device.index if device.index is not None else torch.cuda.current_device()) // rows))
+    else: want = min(MAX_SPLITS, max(1, 2 * _sm_count(device.index if device.index is not None else torch.cuda.current_device()) // rows))
     CH = BN * max(1, triton.cdiv(triton.cdiv(n, want), BN))
     return CH, max(1, triton.cdiv(n, CH))
 
@@ -753,7 +746,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     BN, nw = (16, 1) if INTERPRET else (64, 4)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BG=max(16, np2(G)), BK=max(16, np2(K)), BV=max(16, np2(V)),
                 PREC='ieee' if q.dtype == f32 else 'tf32', num_warps=nw)
-    pdl = dict(PDL=PDL, launch_pdl=True) if _use_pdl(dev) else dict(PDL=0)                  # each kernel below waits in _pdl_enter
+    pdl = dict(PDL=True, launch_pdl=True) if _use_pdl(dev) else dict(PDL=False)              # each kernel below waits in _pdl_enter
     new = lambda *s, dtype=f32: torch.empty(*s, device=dev, dtype=dtype)
     # 1. compressed branch (partial (o, lse) per chunk, and the scores for selection) and window (a slice of the shared cache, or the ring)
     CHc, NSc = _split(N, BN, B * H, dev)
@@ -763,22 +756,21 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
                                           pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta, **pdl)
-    # 2. selection scores (Eq. 8-10, forced blocks), each program's n best of its SUBS x BJ blocks, and the row's n best (by its last program) into idx
+    # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
     SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # M = NP * n_sel stays near MAX_CANDIDATES or under
     NP = triton.cdiv(n_slc, SUBS * BJ)
     M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
     c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
     t_v, t_i = (new(B * H, NP * SUBS * cfg.n_sel), new(B * H, NP * SUBS * cfg.n_sel, dtype=torch.int32)) if SUBS > 1 else (c_v, c_i)
-    idx = new(B * H, cfg.n_sel, dtype=torch.int32)
-    arrive = lc.arrive if lc.arrive is not None else torch.zeros(B * H, device=dev, dtype=torch.int32)
-    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, t_v, t_i, arrive, idx, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc, M,
+    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, t_v, t_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
         HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, SUBS=SUBS,
-        NSEL=cfg.n_sel, MS=np2(SUBS * cfg.n_sel), MP=max(16, np2(M)), CB=16 if INTERPRET else 32, RR=RANK_REGS, num_warps=2 * nw, **pdl)
-    # 3. program (i, row): attention over the i-th selected block of the row
+        NSEL=cfg.n_sel, MS=np2(SUBS * cfg.n_sel), num_warps=2 * nw, **pdl)
+    # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
+    idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel,
-                                        NSEL=cfg.n_sel, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
+    _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
+                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
     # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
