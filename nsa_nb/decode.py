@@ -24,13 +24,13 @@ from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, reso
 from .model import TransformerLM, DenseAttention
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SCORE_BLOCKS', 'MAX_CANDIDATES', 'predicted_reads',
-           'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache',
-           'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill',
-           'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
-           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
-           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
-           'bench_decode']
+__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
+           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
+           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
+           'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
+           'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
+           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
+           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -719,13 +719,19 @@ def _use_pdl(device:torch.device) -> bool:
     return PDL and not INTERPRET and device.type == 'cuda' and _pdl_capable(device.index if device.index is not None else torch.cuda.current_device())
 
 MAX_SPLITS = 128   # chunks per (sequence, head) at most: the merge loads all of them at once
+SPLIT_WAVES = 2    # on a GPU, chunks enough for the (sequence, head, chunk) programs to fill the SMs this many times
+RANGE_BN, RANGE_WARPS = 64, 4   # the range kernel on a GPU: keys per tile, warps
+RANGE_STAGES = 0   # its software-pipeline stages; 0: 3 while one stage (a key and a value tile) fits in 16 KB, else 2 (measured below)
 SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
 MAX_CANDIDATES = 128  # top-n candidates per (sequence, head) at most: every selected-block program ranks them all
+
+def _range_stages(K:int, V:int, itemsize:int) -> int:
+    return RANGE_STAGES or (3 if RANGE_BN * (K + V) * itemsize <= 16384 else 2)   # [BN, K] + [BN, V] per stage, in shared memory
 
 def _split(n:int, BN:int, rows:int, device:torch.device) -> tuple[int, int]:
     "(entries per chunk CH, chunks NS) for `n` cache entries and `rows` (sequence, head) pairs: from capacities only."
     if INTERPRET or device.type != 'cuda': want = MAX_SPLITS                                  # one tile per chunk on the CPU: the merge gets tested
-    else: want = min(MAX_SPLITS, max(1, 2 * _sm_count(device.index if device.index is not None else torch.cuda.current_device()) // rows))
+    else: want = min(MAX_SPLITS, max(1, SPLIT_WAVES * _sm_count(device.index if device.index is not None else torch.cuda.current_device()) // rows))
     CH = BN * max(1, triton.cdiv(triton.cdiv(n, want), BN))
     return CH, max(1, triton.cdiv(n, CH))
 
@@ -743,7 +749,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     G, dev, f32, np2 = HQ // H, q.device, torch.float32, triton.next_power_of_2
     scale = scale or 1 / math.sqrt(K)
     q, g = q.contiguous(), g.contiguous()
-    BN, nw = (16, 1) if INTERPRET else (64, 4)
+    BN, nw = (16, 1) if INTERPRET else (RANGE_BN, 4)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BG=max(16, np2(G)), BK=max(16, np2(K)), BV=max(16, np2(V)),
                 PREC='ieee' if q.dtype == f32 else 'tf32', num_warps=nw)
     pdl = dict(PDL=True, launch_pdl=True) if _use_pdl(dev) else dict(PDL=False)              # each kernel below waits in _pdl_enter
@@ -755,7 +761,8 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_c, l_c, s_c, n_c = new(B, HQ, NSc, V), new(B, HQ, NSc), new(B, HQ, N), new(B * H, NSc, dtype=torch.int32)
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
-                                          pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count, **meta, **pdl)
+                                          pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count,
+                                          **(meta if INTERPRET else dict(meta, num_warps=RANGE_WARPS, num_stages=_range_stages(K, V, q.element_size()))), **pdl)
     # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
     SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # M = NP * n_sel stays near MAX_CANDIDATES or under

@@ -4,7 +4,7 @@
 #   mkdir -p .pk && git show d44548f:nsa_nb/decode.py > .pk/decode_five.py
 #   python3 scripts/bench_decode_versions.py OUT.json five=.pk/decode_five.py [after64:SCORE_BLOCKS=64] [nopdl:PDL=0,MAX_CANDIDATES=256]
 # NAME:K=N[,K2=N2] adds this tree's version with those module settings. Every version must select the same blocks.
-# SHAPE=paper in the environment times the paper's attention shape instead (64 query heads, 4 KV heads, K = V = 128, the
+# PROFILE=0 skips the kernel profile. SHAPE=paper in the environment times the paper's attention shape instead (64 query heads, 4 KV heads, K = V = 128, the
 # default NSAConfig), one layer built here.
 # Earlier runs of this script (bench_results/decode2/decode_v2_before_after_h100.*) compared commits 2cc39e2 ('before'),
 # 14e2e62 ('v1'; named 'two' in that JSON) and the five-launch version.
@@ -67,8 +67,8 @@ for r in rows: print(f"{r['B']:>2} {r['T']:>7} {r['dense_ms']:9.4f} " + ' '.join
                       + ' '.join(f"{r['x_' + v]:10.2f}" for v in names) + ' ' + str([r[f'{v}_same_idx'] for v in names if v != 'after']))
 json.dump(rows, open(sys.argv[1], 'w'), indent=1)
 
-# where the time goes: kernel times of 50 eager steps at 64k
-for B in (1, 8):
+# where the time goes: kernel times of 50 eager steps at 64k (PROFILE=0 in the environment: skipped)
+for B in ((1, 8) if os.environ.get('PROFILE') != '0' else ()):
     lc, _, pos, q, g = inputs(B, 65536)
     for v in names:
         for _ in range(5): run(v, q, lc, pos, g, attn.cfg)
