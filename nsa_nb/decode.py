@@ -494,7 +494,7 @@ def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=Non
 
 # %% ../nbs/11_decode.ipynb #a240a9ff
 _jit = triton.jit if triton is not None else (lambda f: f)                                  # importable without Triton
-try: from triton.language.extra.cuda import gdc_wait, gdc_launch_dependents                  # Triton >= 3.4: programmatic dependent launch
+try: from triton.language.extra.cuda import gdc_wait, gdc_launch_dependents                  # programmatic dependent launch (newer Tritons)
 except ImportError: gdc_wait = gdc_launch_dependents = None
 
 @_jit
@@ -705,18 +705,19 @@ def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
 # %% ../nbs/11_decode.ipynb #e931c432
 @functools.lru_cache(None)
 def _sm_count(index:int) -> int: return torch.cuda.get_device_properties(index).multi_processor_count
+def _index(device:torch.device) -> int: return device.index if device.index is not None else torch.cuda.current_device()
 
 PDL = True   # programmatic dependent launch where the GPU and Triton have it: each kernel of the step launches as the one before ends
 
 @functools.lru_cache(None)
 def _pdl_capable(index:int) -> bool:
-    "Hopper or newer, and a Triton with both the launch option and the grid-dependency instructions."
+    "An NVIDIA GPU of compute capability 9 (Hopper) or newer, and a Triton with both the launch option and the grid-dependency instructions."
     from triton.backends.nvidia.compiler import CUDAOptions
     return (gdc_wait is not None and 'launch_pdl' in CUDAOptions.__dataclass_fields__
-            and torch.cuda.get_device_capability(index)[0] >= 9)
+            and torch.version.hip is None and torch.cuda.get_device_capability(index)[0] >= 9)   # (ROCm reports its own major numbers)
 
 def _use_pdl(device:torch.device) -> bool:
-    return PDL and not INTERPRET and device.type == 'cuda' and _pdl_capable(device.index if device.index is not None else torch.cuda.current_device())
+    return PDL and not INTERPRET and device.type == 'cuda' and _pdl_capable(_index(device))
 
 MAX_SPLITS = 128   # chunks per (sequence, head) at most: the merge loads all of them at once
 SPLIT_WAVES = 2    # on a GPU, chunks enough for the (sequence, head, chunk) programs to fill the SMs this many times
@@ -731,7 +732,7 @@ def _range_stages(K:int, V:int, itemsize:int) -> int:
 def _split(n:int, BN:int, rows:int, device:torch.device) -> tuple[int, int]:
     "(entries per chunk CH, chunks NS) for `n` cache entries and `rows` (sequence, head) pairs: from capacities only."
     if INTERPRET or device.type != 'cuda': want = MAX_SPLITS                                  # one tile per chunk on the CPU: the merge gets tested
-    else: want = min(MAX_SPLITS, max(1, SPLIT_WAVES * _sm_count(device.index if device.index is not None else torch.cuda.current_device()) // rows))
+    else: want = min(MAX_SPLITS, max(1, SPLIT_WAVES * _sm_count(_index(device)) // rows))
     CH = BN * max(1, triton.cdiv(triton.cdiv(n, want), BN))
     return CH, max(1, triton.cdiv(n, CH))
 
