@@ -25,7 +25,7 @@ from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
-           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
+           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
            'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
@@ -647,15 +647,43 @@ def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, C
     return j
 
 @_jit
+def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
+    "The NSEL best of two lists sorted best first (`[NSELP]` values and block indices, padding -inf / 2**30): one list, sorted best first."
+    r1 = o_k + _n_before(v, ix, v2, i2)                                                     # rank in both: place in its own list +
+    r2 = o_k + _n_before(v2, i2, v, ix)                                                     # how many of the other come before it
+    h1, h2 = r1[None, :] == o_k[:, None], r2[None, :] == o_k[:, None]                       # [k, i]: element i has rank k (one per k < NSEL)
+    v_k = tl.maximum(tl.max(tl.where(h1, v[None, :], float('-inf')), 1), tl.max(tl.where(h2, v2[None, :], float('-inf')), 1))
+    i_k = tl.maximum(tl.max(tl.where(h1, ix[None, :], -1), 1), tl.max(tl.where(h2, i2[None, :], -1), 1))
+    return tl.where(o_k < NSEL, v_k, float('-inf')), tl.where(o_k < NSEL, i_k, 1073741824)
+
+@_jit
+def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr):
+    "`_dec_pick` by merging the row's NPL candidate lists (each scores program's n best, sorted) two at a time, in registers."
+    o_k = tl.arange(0, NSELP)
+    base = i_bh * NPL * NSEL
+    v = tl.load(CV + base + o_k, mask=o_k < NSEL, other=float('-inf'))
+    ix = tl.load(CI + base + o_k, mask=o_k < NSEL, other=1073741824)
+    for q in tl.static_range(1, NPL):                                                       # unrolled: every load issued at once
+        v2 = tl.load(CV + base + q * NSEL + o_k, mask=o_k < NSEL, other=float('-inf'))
+        i2 = tl.load(CI + base + q * NSEL + o_k, mask=o_k < NSEL, other=1073741824)
+        v, ix = _merge_best(v, ix, v2, i2, o_k, NSEL)
+    real = v > float('-inf')
+    j = tl.max(tl.where((o_k == i_n) & real, ix, -1), 0)                                    # the block ranked i_n, or -1
+    before = real & (ix < j)
+    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)
+    return j
+
+@_jit
 def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
                     BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
-                    CB: tl.constexpr, PDL: tl.constexpr):
+                    CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr, PDL: tl.constexpr):
     _pdl_enter(PDL)
     i_n, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
-    j = _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL, MP, CB)                                  # this program's block, -1: none
+    if NPL > 0: j = _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL, NSEL, NSELP)              # this program's block, -1: none
+    else: j = _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL, MP, CB)
     o_t = tl.arange(0, BS)
     o_s = tl.maximum(j, 0) * l_sel + o_t                                                    # its token positions
     m_s = (o_t < l_sel) & (o_s <= p) & (j >= 0)                                             # causal inside the current block
@@ -724,7 +752,8 @@ SPLIT_WAVES = 2    # on a GPU, chunks enough for the (sequence, head, chunk) pro
 RANGE_BN, RANGE_WARPS = 64, 4   # the range kernel on a GPU: keys per tile, warps
 RANGE_STAGES = 0   # its software-pipeline stages; 0: 3 while one stage (a key and a value tile) fits in 16 KB, else 2 (measured below)
 SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
-MAX_CANDIDATES = 128  # top-n candidates per (sequence, head) at most: every selected-block program ranks them all
+MAX_CANDIDATES = 512  # top-n candidates per (sequence, head) at most (more: programs of several sub-blocks)
+RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
 def _range_stages(K:int, V:int, itemsize:int) -> int:
     return RANGE_STAGES or (3 if RANGE_BN * (K + V) * itemsize <= 16384 else 2)   # [BN, K] + [BN, V] per stage, in shared memory
@@ -778,7 +807,8 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
-                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
+                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, NPL=NP if M > RANK_PICK else 0, NSELP=max(16, np2(cfg.n_sel)),
+                                        BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
     # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
