@@ -25,12 +25,13 @@ from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
-           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
-           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
-           'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
-           'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
-           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
-           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
+           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache',
+           'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at',
+           'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill',
+           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
+           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
+           'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -753,6 +754,7 @@ RANGE_BN, RANGE_WARPS = 64, 4   # the range kernel on a GPU: keys per tile, warp
 RANGE_STAGES = 0   # its software-pipeline stages; 0: 3 while one stage (a key and a value tile) fits in 16 KB, else 2 (measured below)
 SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
 MAX_CANDIDATES = 512  # top-n candidates per (sequence, head) at most (more: programs of several sub-blocks)
+MAX_LISTS = 32        # and scores programs per (sequence, head) at most: the merged pick unrolls one merge per program
 RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
 def _range_stages(K:int, V:int, itemsize:int) -> int:
@@ -795,7 +797,8 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
                                           **(meta if INTERPRET else dict(meta, num_warps=RANGE_WARPS, num_stages=_range_stages(K, V, q.element_size()))), **pdl)
     # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
-    SUBS = np2(triton.cdiv(triton.cdiv(n_slc, BJ) * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES))   # M = NP * n_sel stays near MAX_CANDIDATES or under
+    NP1 = triton.cdiv(n_slc, BJ)                                                            # programs of one sub-block each
+    SUBS = np2(max(triton.cdiv(NP1 * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES), triton.cdiv(NP1, MAX_LISTS)))   # M = NP * n_sel, NP bounded
     NP = triton.cdiv(n_slc, SUBS * BJ)
     M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
     c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
