@@ -578,10 +578,24 @@ def _rank(v, ix):
     return _n_before(v, ix, v, ix)
 
 @_jit
-def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
+def _by_rank(v, ix, rank, o_k):
+    "The pairs ranked 0..NSELP-1 at their rank, best first (`o_k = arange(NSELP)`), in registers (`[NSELP, N]` one-hot); -inf, -1 at a rank no pair has."
+    hit = rank[None, :] == o_k[:, None]
+    return tl.max(tl.where(hit, v[None, :], float('-inf')), 1), tl.max(tl.where(hit, ix[None, :], -1), 1)
+
+@_jit
+def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
+    "The NSEL best of two lists sorted best first (`[NSELP]` values and block indices, padding -inf / 2**30): one list, sorted best first."
+    a_v, a_i = _by_rank(v, ix, o_k + _n_before(v, ix, v2, i2), o_k)                        # rank in both: place in its own list +
+    b_v, b_i = _by_rank(v2, i2, o_k + _n_before(v2, i2, v, ix), o_k)                       # how many of the other come before it
+    v_k, i_k = tl.maximum(a_v, b_v), tl.maximum(a_i, b_i)                                  # each rank k < NSEL is in one list (the other: -inf, -1)
+    return tl.where(o_k < NSEL, v_k, float('-inf')), tl.where(o_k < NSEL, i_k, 1073741824)
+
+@_jit
+def _dec_scores_kernel(S, LSE, POS, CV, CI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr, SUBS: tl.constexpr,
-                       NSEL: tl.constexpr, MS: tl.constexpr, PDL: tl.constexpr):
+                       NSEL: tl.constexpr, NSELP: tl.constexpr, PDL: tl.constexpr):
     "Program (i, row): selection blocks [i*SUBS*BJ, (i+1)*SUBS*BJ) of row (sequence, KV head); their n best go to CV/CI, best first."
     _pdl_enter(PDL)
     i_j, i_bh = tl.program_id(0), tl.program_id(1)
@@ -598,6 +612,7 @@ def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_ini
     b_lse = tl.where(b_z == 0., float('-inf'), b_mx + tl.log(tl.where(b_z == 0., 1., b_z)))  # [BG] merged lse (-inf: none visible)
     cur = p // l_sel
     prog = i_bh * tl.num_programs(0) + i_j
+    o_k = tl.arange(0, NSELP)
     for u in tl.static_range(SUBS):                                                         # sub-blocks of BJ blocks
         o_j = (i_j * SUBS + u) * BJ + tl.arange(0, BJ)                                      # [BJ] selection blocks
         b_acc = tl.zeros([BG, BJ], tl.float32)
@@ -611,24 +626,27 @@ def _dec_scores_kernel(S, LSE, POS, CV, CI, TV, TI, C, n_slc, l, d, l_sel, n_ini
         forced = (o_j < n_init) | ((o_j > cur - n_local) & visible)
         b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
         rank = _rank(b_sc, o_j)
-        if SUBS == 1:                                                                       # this program's n best
+        if SUBS == 1:                                                                       # this program's n best, stored at their rank
             tl.store(CV + prog * NSEL + rank, b_sc, mask=rank < NSEL)
             tl.store(CI + prog * NSEL + rank, o_j, mask=rank < NSEL)
-        else:                                                                               # this sub-block's n best, to rank again
-            tl.store(TV + (prog * SUBS + u) * NSEL + rank, b_sc, mask=rank < NSEL)
-            tl.store(TI + (prog * SUBS + u) * NSEL + rank, o_j, mask=rank < NSEL)
+        elif u == 0: v, ix = _by_rank(b_sc, o_j, rank, o_k)                                # several sub-blocks: their best lists
+        else: v, ix = _merge_best(v, ix, *_by_rank(b_sc, o_j, rank, o_k), o_k, NSEL)        # merged in registers (padding past n)
     if SUBS > 1:
-        tl.debug_barrier()                                                                  # TV, TI written by all of this program's threads
-        o_m = tl.arange(0, MS)
-        v = tl.load(TV + prog * SUBS * NSEL + o_m, mask=o_m < SUBS * NSEL, other=float('-inf'))
-        ix = tl.load(TI + prog * SUBS * NSEL + o_m, mask=o_m < SUBS * NSEL, other=1073741824)
-        rank = _rank(v, ix)
-        tl.store(CV + prog * NSEL + rank, v, mask=rank < NSEL)
-        tl.store(CI + prog * NSEL + rank, ix, mask=rank < NSEL)
+        tl.store(CV + prog * NSEL + o_k, v, mask=o_k < NSEL)
+        tl.store(CI + prog * NSEL + o_k, ix, mask=o_k < NSEL)
     _pdl_exit(PDL)
 
 
 # %% ../nbs/11_decode.ipynb #59eff7bc
+@_jit
+def _pick_store(v, ix, rank, IDX, i_n, i_bh, NSEL: tl.constexpr):
+    "The block ranked `i_n` among the candidates `(v, ix)` (-1: fewer real ones), also written to `IDX` at its place in ascending order."
+    real = v > float('-inf')
+    j = tl.max(tl.where((rank == i_n) & real, ix, -1), 0)
+    before = (rank < NSEL) & real & (ix < j)                                                # chosen blocks with a lower index
+    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)  # ascending, -1 in the last slots
+    return j
+
 @_jit
 def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr):
     "Block `i_n` of the n best among row `i_bh`'s M candidates (-1: fewer real ones); also writes it to `IDX` at its place in ascending order."
@@ -641,21 +659,7 @@ def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, C
         v_c = tl.load(CV + i_bh * M + o_c, mask=o_c < M, other=float('-inf'))
         i_c = tl.load(CI + i_bh * M + o_c, mask=o_c < M, other=1073741824)
         rank += _n_before(v, ix, v_c, i_c)
-    real = v > float('-inf')
-    j = tl.max(tl.where((rank == i_n) & real, ix, -1), 0)                                   # the candidate ranked i_n, or -1
-    before = (rank < NSEL) & real & (ix < j)                                                # chosen blocks with a lower index
-    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)  # ascending, -1 in the last slots
-    return j
-
-@_jit
-def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
-    "The NSEL best of two lists sorted best first (`[NSELP]` values and block indices, padding -inf / 2**30): one list, sorted best first."
-    r1 = o_k + _n_before(v, ix, v2, i2)                                                     # rank in both: place in its own list +
-    r2 = o_k + _n_before(v2, i2, v, ix)                                                     # how many of the other come before it
-    h1, h2 = r1[None, :] == o_k[:, None], r2[None, :] == o_k[:, None]                       # [k, i]: element i has rank k (one per k < NSEL)
-    v_k = tl.maximum(tl.max(tl.where(h1, v[None, :], float('-inf')), 1), tl.max(tl.where(h2, v2[None, :], float('-inf')), 1))
-    i_k = tl.maximum(tl.max(tl.where(h1, ix[None, :], -1), 1), tl.max(tl.where(h2, i2[None, :], -1), 1))
-    return tl.where(o_k < NSEL, v_k, float('-inf')), tl.where(o_k < NSEL, i_k, 1073741824)
+    return _pick_store(v, ix, rank, IDX, i_n, i_bh, NSEL)
 
 @_jit
 def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr):
@@ -668,11 +672,7 @@ def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexp
         v2 = tl.load(CV + base + q * NSEL + o_k, mask=o_k < NSEL, other=float('-inf'))
         i2 = tl.load(CI + base + q * NSEL + o_k, mask=o_k < NSEL, other=1073741824)
         v, ix = _merge_best(v, ix, v2, i2, o_k, NSEL)
-    real = v > float('-inf')
-    j = tl.max(tl.where((o_k == i_n) & real, ix, -1), 0)                                    # the block ranked i_n, or -1
-    before = real & (ix < j)
-    tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)
-    return j
+    return _pick_store(v, ix, o_k, IDX, i_n, i_bh, NSEL)                                    # the merged list is in rank order
 
 @_jit
 def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
@@ -802,15 +802,15 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     NP = triton.cdiv(n_slc, SUBS * BJ)
     M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
     c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
-    t_v, t_i = (new(B * H, NP * SUBS * cfg.n_sel), new(B * H, NP * SUBS * cfg.n_sel, dtype=torch.int32)) if SUBS > 1 else (c_v, c_i)
-    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, t_v, t_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
+    NSELP = max(16, np2(cfg.n_sel))
+    _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
         HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, SUBS=SUBS,
-        NSEL=cfg.n_sel, MS=np2(SUBS * cfg.n_sel), num_warps=2 * nw, **pdl)
+        NSEL=cfg.n_sel, NSELP=NSELP, num_warps=2 * nw, **pdl)
     # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
     idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
     _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
-                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, NPL=NP if M > RANK_PICK else 0, NSELP=max(16, np2(cfg.n_sel)),
+                                        NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, NPL=NP if M > RANK_PICK else 0, NSELP=NSELP,
                                         BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
     # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
