@@ -15,8 +15,8 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "start Python with TRITON_INTERPRET=1 in the environment, or import nsa_nb before anything that imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DKDV_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'banded_bwd', 'BandedAttention',
-           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['INTERPRET', 'DKDV_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
+           'BandedAttention', 'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -190,6 +190,26 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
+# %% ../../nbs/06a_kernel_banded.ipynb #2eaf5664
+@triton.jit
+def _row_dot_kernel(O, DO, DELTA, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
+    o_r = tl.program_id(0) * BR + tl.arange(0, BR)                                 # rows: flat (b, t, head)
+    o_v = tl.arange(0, BV)
+    m = (o_r < n_rows)[:, None] & (o_v < V)[None, :]
+    off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]                             # [BR, BV] into [rows, V]
+    b_od = tl.load(O + off, mask=m, other=0.).to(tl.float32) * tl.load(DO + off, mask=m, other=0.).to(tl.float32)
+    tl.store(DELTA + o_r, tl.sum(b_od, 1), mask=o_r < n_rows)
+
+def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
+    "`delta [B, T, HQ]` fp32 = rowsum(o * dO) of `o, do [B, T, HQ, V]`, products and sum in fp32, in one pass."
+    o, do = o.contiguous(), do.contiguous()
+    V = o.shape[-1]
+    n_rows, BV = o.numel() // V, max(16, triton.next_power_of_2(V))
+    BR = max(1, (256 if INTERPRET else 4096) // BV)                                # rows per program: ~4k elements
+    delta = torch.empty(o.shape[:-1], device=o.device, dtype=torch.float32)
+    _row_dot_kernel[(triton.cdiv(n_rows, BR),)](o, do, delta, n_rows, V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
+    return delta
+
 # %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
 DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
 
@@ -198,7 +218,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     S = k.shape[1]
     q, k, v, do = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous()
-    delta = (o.float() * do.float()).sum(-1)                                     # [B, T, HQ]
+    delta = row_dot(o, do)                                                         # [B, T, HQ] fp32
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     BM, BN, BK, BV, nw, ns = _tiles(G, K, V)
     pos_args, window = _params(k_pos, w)

@@ -11,11 +11,12 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step
+from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot
 
 # %% auto #0
-__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'SEG', 'tile_blocks', 'sel_tiles', 'check_idx', 'sel_fwd', 'invert_selection_start',
-           'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'DKDV_ROWS', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
+           'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention',
+           'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -85,17 +86,6 @@ def _tile_meta(G, K, V, l_sel, n_sel):
     nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, ONE=BM // G == 1, num_warps=nw) | LAUNCH
 
-def tile_blocks(idx:torch.Tensor, BT:int):
-    "The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]` (ascending, then padding) and their number `[B, cdiv(T,BT), H]`, int32."
-    B, T, H, n = idx.shape
-    nT, pad = triton.cdiv(T, BT), 2 ** 31 - 1                                      # padding sorts last
-    x = F.pad(idx.to(torch.int32), (0, 0, 0, 0, 0, nT * BT - T), value=-1)          # [B, nT*BT, H, n]
-    x = x.view(B, nT, BT, H, n).transpose(2, 3).reshape(B, nT, H, BT * n)
-    x = torch.where(x >= 0, x, pad).sort(-1).values
-    x[..., 1:].masked_fill_(x[..., 1:] == x[..., :-1], pad)                          # repeats -> padding ...
-    x = x.sort(-1).values                                                            # ... which sorts last
-    return x.contiguous(), (x != pad).sum(-1, dtype=torch.int32)
-
 def sel_tiles(idx:torch.Tensor, G:int):
     "What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its own slots)."
     idx, BT = idx.to(torch.int32).contiguous(), _tile_rows(G) // G
@@ -117,6 +107,35 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     _sel_fwd_kernel[(blk.shape[1], B * H)](q, k, v, idx, blk, nblk, o, lse, T, blk.shape[1], blk.shape[-1], scale, **meta)
     return o, lse
+
+# %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
+PAD_BLOCK = 2 ** 31 - 1   # fills a tile's block list after its distinct blocks (sorts after every block)
+
+@triton.jit
+def _tile_blocks_kernel(IDX, BLK, NBLK, T, n_tiles, H: tl.constexpr, N: tl.constexpr, BT: tl.constexpr, NP: tl.constexpr, PAD: tl.constexpr):
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    o = tl.arange(0, NP)                                                             # slot o: token i_m*BT + o//N, its slot o%N
+    t = i_m * BT + o // N
+    m = (o < BT * N) & (t < T)
+    x = tl.load(IDX + ((i_b * T + t) * H + i_h) * N + o % N, mask=m, other=-1)      # IDX [B, T, H, N]
+    x = tl.sort(tl.where(x >= 0, x, PAD))                                            # [NP] ascending, empty slots last
+    first = ((o == 0) | (x != tl.gather(x, tl.maximum(o - 1, 0), 0))) & (x != PAD)  # the first of equal neighbours
+    n = tl.sum(first.to(tl.int32), 0)
+    tile = (i_b * n_tiles + i_m) * H + i_h                                           # BLK [B, n_tiles, H, BT*N]
+    tl.store(BLK + tile * (BT * N) + tl.cumsum(first.to(tl.int32), 0) - 1, x, mask=first)
+    tl.store(BLK + tile * (BT * N) + o, PAD, mask=(o >= n) & (o < BT * N))
+    tl.store(NBLK + tile, n)
+
+def tile_blocks(idx:torch.Tensor, BT:int):
+    "The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]` (ascending, then `PAD_BLOCK`) and their number `[B, cdiv(T,BT), H]`, int32."
+    B, T, H, n = idx.shape
+    nT, NP = triton.cdiv(T, BT), triton.next_power_of_2(BT * n)
+    blk = torch.empty(B, nT, H, BT * n, device=idx.device, dtype=torch.int32)
+    nblk = torch.empty(B, nT, H, device=idx.device, dtype=torch.int32)
+    _tile_blocks_kernel[(nT, B * H)](idx.to(torch.int32).contiguous(), blk, nblk, T, nT, H=H, N=n, BT=BT, NP=NP, PAD=PAD_BLOCK,
+                                     num_warps=1 if INTERPRET else max(1, min(8, NP // 256)))
+    return blk, nblk
 
 # %% ../../nbs/06b_kernel_selection.ipynb #4f4ab5fb
 @triton.jit
@@ -149,26 +168,27 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
                          DK, DV, PK, PV, T, n_slc, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                         GP: tl.constexpr, BQ: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
+                         BR: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
-    o_r = tl.arange(0, BQ * GP)                                                     # rows: BQ queries x GP heads
+    o_r = tl.arange(0, BR)                                                          # rows: (query, head) pairs
     m_s = o_s < T
     key = (i_b * T + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
-    end = tl.load(SEG_END + i_seg)
-    for i0 in range(tl.load(SEG_START + i_seg), end, BQ):                           # BQ of the queries that selected j
-        m_r = (i0 + o_r // GP < end) & (o_r % GP < G)
-        t = tl.load(QLIST + i0 + o_r // GP, mask=m_r, other=0).to(tl.int64)        # [BQ*GP] each row's query
-        row = (i_b * T + t) * HQ + i_h * G + o_r % GP
+    end = tl.load(SEG_END + i_seg).to(tl.int64) * G                                 # pair f: query list entry f // G, head f % G
+    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):          # BR pairs of the queries that selected j
+        f = f0 + o_r
+        m_r = f < end
+        t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query
+        row = (i_b * T + t) * HQ + i_h * G + f % G
         b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
         m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BQ*GP, BS]
+        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)   # [BR, BS]
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
         b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
@@ -242,7 +262,8 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
     return invert_selection_finish(invert_selection_start(idx, n_slc, seg))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
-SEG = 256   # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
+SEG = 256         # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
+DKDV_ROWS = 64    # (query, head) rows per dk/dv step, taken in list order: a step may end inside a query's group of heads
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
             inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
@@ -250,7 +271,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
-    delta = (o.float() * do.float()).sum(-1)                                          # [B, T, HQ]
+    delta = row_dot(o, do)                                                            # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
@@ -261,9 +282,8 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
     pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
-    GP = triton.next_power_of_2(G)                                                   # several queries per step: M = BQ*GP rows
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC', 'num_warps', 'num_stages')}
-    dkdv_meta |= dict(GP=GP, BQ=max(1, (16 if INTERPRET else 64) // GP))
+    dkdv_meta |= dict(BR=16 if INTERPRET else DKDV_ROWS)
     if len(sb): _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc, scale, **dkdv_meta)
     if len(rb): _sel_bwd_reduce_kernel[(len(rb),)](pk, pv, rb, rs, re, dk, dv, T, n_slc, H=H, K=K, V=V, BK=meta['BK'], BV=meta['BV'], BS=l_sel)
     return dq, dk, dv
