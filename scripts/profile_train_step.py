@@ -2,14 +2,12 @@
 the CUDA kernels of two profiled steps grouped by name, their total against the step's wall time (a gap means the host is the
 bottleneck), one table per (attention, seq_len) with 32k tokens per step, the step `nsa_nb_bench train` times (`synthetic_train_step`).
 With OPS=1 a second table per step groups the kernel time by the PyTorch operator that launched it (aten::copy_, aten::sort, ...),
-which names the glue around the kernels; with STACK=N also by the N innermost Python frames that called it; ATTN=nsa (or dense)
-profiles one attention only.
+which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only.
 Usage: [OPS=1] [ATTN=nsa] python3 scripts/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
-import os
-import sys, time
+import os, sys, time
 import torch
 from torch.profiler import profile, ProfilerActivity
-ops, stack = os.environ.get('OPS') == '1', int(os.environ.get('STACK', 0))
+ops = os.environ.get('OPS') == '1'
 from nsa_nb.bench import m7c_125m
 from nsa_nb.train import synthetic_train_step
 
@@ -26,7 +24,7 @@ for T in lengths:
         torch.cuda.synchronize(); t0 = time.perf_counter()
         for _ in range(3): step()
         torch.cuda.synchronize(); wall = (time.perf_counter() - t0) / 3 * 1e3
-        with profile(activities=[ProfilerActivity.CUDA] + [ProfilerActivity.CPU] * (ops or stack > 0), with_stack=stack > 0) as prof:
+        with profile(activities=[ProfilerActivity.CUDA] + [ProfilerActivity.CPU] * ops) as prof:
             for _ in range(2): step()
             torch.cuda.synchronize()
         ev = [e for e in prof.key_averages() if e.device_type.name == 'CUDA']
@@ -39,9 +37,4 @@ for T in lengths:
             say(f"-- by operator (kernels each one launched itself) --")
             for e in sorted(cpu, key=lambda e: -e.self_device_time_total)[:30]:
                 say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:110]}")
-        if stack:                                                  # the same, by where in Python the operator was called
-            cpu = [e for e in prof.key_averages(group_by_stack_n=stack) if e.device_type.name == 'CPU' and e.self_device_time_total > 0]
-            say(f"-- by operator and the {stack} innermost frames --")
-            for e in sorted(cpu, key=lambda e: -e.self_device_time_total)[:40]:
-                say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:60]}  " + ' < '.join(f.strip()[-70:] for f in e.stack[:stack]))
         del step, model; torch.cuda.empty_cache()

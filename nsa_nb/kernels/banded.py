@@ -98,6 +98,12 @@ def _tiles(G:int, K:int, V:int):
     nw, ns = (4, 2) if BM <= 64 else (8, 3)                              # forward: measured on H100 (bench_results/)
     return BM, 64, BK, BV, nw, ns
 
+def _bwd_tiles(G:int, K:int, V:int, window:bool):
+    "The backward's (BM, BN, BK, BV, num_warps): the forward's tiles, but 64 rows and 4 warps for the window's kernels."
+    BM, BN, BK, BV, nw, _ = _tiles(G, K, V)
+    if window and not INTERPRET: BM, nw = max(64, triton.next_power_of_2(G)), 4   # H100 sweep: see the backward's launcher
+    return BM, BN, BK, BV, nw
+
 def _bwd_stages(BK:int, BV:int) -> int:
     "Backward kernels hold more tiles: fewer pipeline stages so shared memory fits (228 KB on H100)."
     return 1 if INTERPRET or max(BK, BV) > 128 else 2
@@ -220,7 +226,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     q, k, v, do = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous()
     delta = row_dot(o, do)                                                         # [B, T, HQ] fp32
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
-    BM, BN, BK, BV, nw, ns = _tiles(G, K, V)
+    BM, BN, BK, BV, nw = _bwd_tiles(G, K, V, w is not None)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=_bwd_stages(BK, BV))

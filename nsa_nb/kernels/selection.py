@@ -69,7 +69,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
-    nw = 1 if INTERPRET else (2 if max(BK, BV) <= 64 else 4)                        # measured on H100 (bench_results/)
+    nw = 1 if INTERPRET else 4           # the dk/dv kernel's (forward and dq set theirs in _tile_meta): H100 sweep, bench_results/bwd_glue
     return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BV=BV, BS=l_sel, num_warps=nw, num_stages=1 if INTERPRET else 2)
 
 ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups of at most MAX_TILE_G heads: see the sweep above
@@ -263,7 +263,7 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 SEG = 256         # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
-DKDV_ROWS = 64    # (query, head) rows per dk/dv step, taken in list order: a step may end inside a query's group of heads
+DKDV_ROWS = 0     # (query, head) rows per dk/dv step, in list order (a step may end inside a query's heads); 0: 128 for head dims <= 64, else 64
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
             inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
@@ -283,7 +283,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
     pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC', 'num_warps', 'num_stages')}
-    dkdv_meta |= dict(BR=16 if INTERPRET else DKDV_ROWS)
+    dkdv_meta |= dict(BR=16 if INTERPRET else DKDV_ROWS or (128 if max(meta['BK'], meta['BV']) <= 64 else 64))
     if len(sb): _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc, scale, **dkdv_meta)
     if len(rb): _sel_bwd_reduce_kernel[(len(rb),)](pk, pv, rb, rs, re, dk, dv, T, n_slc, H=H, K=K, V=V, BK=meta['BK'], BV=meta['BV'], BS=l_sel)
     return dq, dk, dv

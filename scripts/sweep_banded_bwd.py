@@ -1,0 +1,34 @@
+"""Launch sweep of the banded backward (notebook 06a: the window's and the compressed branch's dk/dv and dq kernels, which
+share one tile choice, `_bwd_tiles`): BM x BN x num_warps x num_stages, timing `banded_bwd` in bf16 on random q, k, v, one GPU.
+Usage: python3 scripts/sweep_banded_bwd.py OUT.json"""
+import sys, json, math, itertools
+import torch, triton
+import nsa_nb.kernels.banded as kb
+from nsa_nb.config import NSAConfig
+
+if len(sys.argv) < 2: sys.exit(__doc__)
+cfg, tiles0, stages0, rows = NSAConfig(), kb._bwd_tiles, kb._bwd_stages, []
+for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), paper_16k=(1, 16384, 64, 4, 128)).items():
+    for branch in ('window', 'compressed') if shape == 'model125m' else ('window',):
+        torch.manual_seed(0)
+        S = T if branch == 'window' else (T - cfg.l) // cfg.d + 1
+        q, do = [torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16) for _ in range(2)]
+        k, v = [torch.randn(B, S, H, K, device='cuda', dtype=torch.bfloat16) for _ in range(2)]
+        k_pos, w = ((1, 0), cfg.w) if branch == 'window' else ((cfg.d, cfg.l - 1), None)
+        o, lse = kb.banded_fwd(q, k, v, k_pos, w, 1 / math.sqrt(K))
+        ref = None
+        for BM, BN, nw, ns in itertools.product((64, 128), (32, 64, 128), (4, 8), (1, 2)):
+            kb._bwd_tiles = lambda G, K_, V_, window, BM=BM, BN=BN, nw=nw: (max(BM, triton.next_power_of_2(G)), BN, *tiles0(G, K_, V_, window)[2:4], nw)
+            kb._bwd_stages = lambda BK, BV, ns=ns: ns
+            r = dict(shape=shape, branch=branch, B=B, T=T, BM=BM, BN=BN, num_warps=nw, num_stages=ns)
+            try:
+                g = kb.banded_bwd(q, k, v, o, lse, do, k_pos, w, 1 / math.sqrt(K))
+                ref = ref or g
+                r['max_abs_diff'] = max((a.float() - b.float()).abs().max().item() for a, b in zip(g, ref))
+                r['bwd_ms'] = triton.testing.do_bench(lambda: kb.banded_bwd(q, k, v, o, lse, do, k_pos, w, 1 / math.sqrt(K)))
+            except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:120]}"
+            print(json.dumps(r), flush=True); rows.append(r)
+        kb._bwd_tiles, kb._bwd_stages = tiles0, stages0
+        r = dict(shape=shape, branch=branch, B=B, T=T, setting='default', bwd_ms=triton.testing.do_bench(lambda: kb.banded_bwd(q, k, v, o, lse, do, k_pos, w, 1 / math.sqrt(K))))
+        print(json.dumps(r), flush=True); rows.append(r)
+        json.dump(rows, open(sys.argv[1], 'w'), indent=1)
