@@ -1,6 +1,7 @@
 """Launch sweep of the banded backward (notebook 06a: the window's and the compressed branch's dk/dv and dq kernels, which
 share one tile choice, `_bwd_tiles`): BM x BN x num_warps x num_stages, timing `banded_bwd` in bf16 on random q, k, v, one GPU.
-Usage: python3 scripts/sweep_banded_bwd.py OUT.json"""
+With `long`, the compressed branch at T=64k instead (the paper's shape and the 125M model's, B=1), where its backward is largest.
+Usage: python3 scripts/sweep_banded_bwd.py OUT.json [long]"""
 import sys, json, math, itertools
 import torch, triton
 import nsa_nb.kernels.banded as kb
@@ -8,8 +9,10 @@ from nsa_nb.config import NSAConfig
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 cfg, tiles0, stages0, rows = NSAConfig(), kb._bwd_tiles, kb._bwd_stages, []
-for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), paper_16k=(1, 16384, 64, 4, 128)).items():
-    for branch in ('window', 'compressed') if shape == 'model125m' else ('window',):
+long = sys.argv[2:] == ['long']
+shapes = dict(paper_64k=(1, 65536, 64, 4, 128), model125m_64k=(1, 65536, 12, 2, 64)) if long else dict(model125m=(16, 2048, 12, 2, 64), paper_16k=(1, 16384, 64, 4, 128))
+for shape, (B, T, HQ, H, K) in shapes.items():
+    for branch in ('compressed',) if long else ('window', 'compressed') if shape == 'model125m' else ('window',):
         torch.manual_seed(0)
         S = T if branch == 'window' else (T - cfg.l) // cfg.d + 1
         q, do = [torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16) for _ in range(2)]
