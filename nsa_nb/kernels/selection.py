@@ -6,7 +6,6 @@
 from __future__ import annotations
 import os, math
 import torch
-import torch.nn.functional as F
 if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')   # before triton is imported
 import triton
 import triton.language as tl
