@@ -1,6 +1,6 @@
-"""This tree's backward glue against an older one, in one run on one GPU: `row_dot` (delta in one pass), `tile_blocks` (one
-Triton kernel instead of sorts in PyTorch) and the selection dk/dv kernel's unpadded rows, against the kernel modules of
-an older commit (`git show REV:nsa_nb/kernels/selection.py > prev/selection.py`, the same for banded.py). Times the
+"""This tree's backward against an older one, in one run on one GPU: `row_dot` (delta in one pass), `tile_blocks` (one
+Triton kernel instead of sorts in PyTorch), the selection dk/dv kernel's unpadded rows and launch, the window backward's
+tiles (notebooks 06a, 06b), against the kernel modules of an older commit (`git show REV:nsa_nb/kernels/selection.py > prev/selection.py`, the same for banded.py). Times the
 selected and the window branch forward+backward and `tile_blocks` alone at the 125M model's shape (B=16, T=2048) and the
 paper's (B=1, T=65536), bf16, random q, k, then the 125M model's training tokens/s (32k tokens per step, as
 `nsa_nb_bench train`) with dense attention, the old modules and this tree's (twice, for the noise).
@@ -35,9 +35,9 @@ cfg = NSAConfig()
 for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), paper=(1, 65536, 64, 4, 128)).items():
     torch.manual_seed(0)
     q, k, v = [torch.randn(B, T, h, K, device='cuda', dtype=torch.bfloat16, requires_grad=True) for h in (HQ, H, H)]
-    kc = torch.randn(B, math.ceil(T / cfg.d), H, K, device='cuda', dtype=torch.bfloat16)
-    _, lse = kb.compressed_attention_triton(q.detach(), kc[:, :(T - cfg.l) // cfg.d + 1], kc[:, :(T - cfg.l) // cfg.d + 1], cfg.l, cfg.d)
-    idx = kn.select_blocks_triton(q.detach(), kc[:, :(T - cfg.l) // cfg.d + 1], lse, cfg)
+    kc = torch.randn(B, math.ceil(T / cfg.d), H, K, device='cuda', dtype=torch.bfloat16)[:, :(T - cfg.l) // cfg.d + 1]   # compressed keys (and values)
+    _, lse = kb.compressed_attention_triton(q.detach(), kc, kc, cfg.l, cfg.d)
+    idx = kn.select_blocks_triton(q.detach(), kc, lse, cfg)
     do = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16)
     r, grads = dict(shape=shape, B=B, T=T), {}
     BT = ks._tile_rows(HQ // H) // (HQ // H)
