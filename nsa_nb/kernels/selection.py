@@ -119,12 +119,16 @@ def _tile_blocks_kernel(IDX, BLK, NBLK, T, n_tiles, H: tl.constexpr, N: tl.const
     m = (o < BT * N) & (t < T)
     x = tl.load(IDX + ((i_b * T + t) * H + i_h) * N + o % N, mask=m, other=-1)      # IDX [B, T, H, N]
     x = tl.sort(tl.where(x >= 0, x, PAD))                                            # [NP] ascending, empty slots last
-    first = ((o == 0) | (x != tl.gather(x, tl.maximum(o - 1, 0), 0))) & (x != PAD)  # the first of equal neighbours
+    out = BLK + ((i_b * n_tiles + i_m) * H + i_h) * (BT * N)                         # BLK [B, n_tiles, H, BT*N]
+    tl.store(out + o, x, mask=o < BT * N)                                            # the sorted slots, to read back
+    tl.debug_barrier()
+    prev = tl.load(out + o - 1, mask=(o >= 1) & (o < BT * N), other=-1)            # each slot's left neighbour
+    tl.debug_barrier()                                                               # all read before the writes below
+    first = (x != prev) & (x != PAD)                                                 # the first of equal neighbours
     n = tl.sum(first.to(tl.int32), 0)
-    tile = (i_b * n_tiles + i_m) * H + i_h                                           # BLK [B, n_tiles, H, BT*N]
-    tl.store(BLK + tile * (BT * N) + tl.cumsum(first.to(tl.int32), 0) - 1, x, mask=first)
-    tl.store(BLK + tile * (BT * N) + o, PAD, mask=(o >= n) & (o < BT * N))
-    tl.store(NBLK + tile, n)
+    tl.store(out + tl.cumsum(first.to(tl.int32), 0) - 1, x, mask=first)
+    tl.store(out + o, PAD, mask=(o >= n) & (o < BT * N))
+    tl.store(NBLK + (i_b * n_tiles + i_m) * H + i_h, n)
 
 def tile_blocks(idx:torch.Tensor, BT:int):
     "The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]` (ascending, then `PAD_BLOCK`) and their number `[B, cdiv(T,BT), H]`, int32."
