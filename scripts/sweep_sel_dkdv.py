@@ -1,4 +1,4 @@
-"""Launch sweep of the selection dk/dv kernel (notebook 06b): rows per step (`DKDV_ROWS`) x num_warps x num_stages, timing
+"""Launch sweep of the selection dk/dv kernel (notebook 06b): rows per step x num_warps (`_dkdv_launch`) x num_stages, timing
 `sel_bwd` (dq, the inversion and dk/dv; only dk/dv's launch changes) on random q, k with `select_blocks_triton`'s picks, bf16, one GPU.
 Usage: python3 scripts/sweep_sel_dkdv.py OUT.json"""
 import sys, json, math, itertools
@@ -8,7 +8,7 @@ import nsa_nb.kernels.selection as ks
 from nsa_nb.config import NSAConfig
 
 if len(sys.argv) < 2: sys.exit(__doc__)
-cfg, meta0, tile0, rows = NSAConfig(), ks._sel_meta, ks._tile_meta, []
+cfg, meta0, tile0, launch0, rows = NSAConfig(), ks._sel_meta, ks._tile_meta, ks._dkdv_launch, []
 for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), model125m_32k=(1, 32768, 12, 2, 64), paper_16k=(1, 16384, 64, 4, 128)).items():
     torch.manual_seed(0)
     q, k, v = [torch.randn(B, T, h, K, device='cuda', dtype=torch.bfloat16) for h in (HQ, H, H)]
@@ -20,8 +20,8 @@ for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), model125m_3
     ref, dq_meta = None, ks._tile_meta(HQ // H, K, K, cfg.l_sel, cfg.n_sel)
     ks._tile_meta = lambda *a: dict(dq_meta)                                    # dq keeps its launch: only dk/dv varies
     for br, nw, ns in itertools.product((32, 64, 128), (2, 4, 8), (1, 2, 3)):
-        ks.DKDV_ROWS = br
-        ks._sel_meta = lambda *a, nw=nw, ns=ns: meta0(*a) | dict(num_warps=nw, num_stages=ns)
+        ks._dkdv_launch = lambda BK, BV, br=br, nw=nw: dict(BR=br, num_warps=nw)
+        ks._sel_meta = lambda *a, ns=ns: meta0(*a) | dict(num_stages=ns)
         r = dict(shape=shape, B=B, T=T, rows=br, num_warps=nw, num_stages=ns)
         try:
             g = ks.sel_bwd(q, k, v, idx, o, lse, do, cfg.l_sel, 1 / math.sqrt(K))
@@ -30,5 +30,5 @@ for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), model125m_3
             r['bwd_ms'] = triton.testing.do_bench(lambda: ks.sel_bwd(q, k, v, idx, o, lse, do, cfg.l_sel, 1 / math.sqrt(K)))
         except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:120]}"
         print(json.dumps(r), flush=True); rows.append(r)
-    ks._sel_meta, ks._tile_meta, ks.DKDV_ROWS = meta0, tile0, 0
+    ks._sel_meta, ks._tile_meta, ks._dkdv_launch = meta0, tile0, launch0
     json.dump(rows, open(sys.argv[1], 'w'), indent=1)

@@ -13,7 +13,7 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot
 
 # %% auto #0
-__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'DKDV_ROWS', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
+__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
            'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention',
            'selected_attention_triton']
 
@@ -68,8 +68,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
-    nw = 1 if INTERPRET else 4           # the dk/dv kernel's (forward and dq set theirs in _tile_meta): H100 sweep, bench_results/bwd_glue
-    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BV=BV, BS=l_sel, num_warps=nw, num_stages=1 if INTERPRET else 2)
+    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BV=BV, BS=l_sel, num_stages=1 if INTERPRET else 2)
 
 ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups of at most MAX_TILE_G heads: see the sweep above
 MAX_TILE_G = 8                   # larger groups fill a 16-row product alone: one token per program (the paper's kernel)
@@ -266,7 +265,11 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 SEG = 256         # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
-DKDV_ROWS = 0     # (query, head) rows per dk/dv step, in list order (a step may end inside a query's heads); 0: 128 for head dims <= 64, else 64
+
+def _dkdv_launch(BK:int, BV:int) -> dict:
+    "The dk/dv kernel's (query, head) rows per step `BR` and warps: H100 sweep, `scripts/sweep_sel_dkdv.py` (below)."
+    if INTERPRET: return dict(BR=16, num_warps=1)
+    return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=4)
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
             inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
@@ -285,8 +288,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
     pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
-    dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC', 'num_warps', 'num_stages')}
-    dkdv_meta |= dict(BR=16 if INTERPRET else DKDV_ROWS or (128 if max(meta['BK'], meta['BV']) <= 64 else 64))
+    dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC', 'num_stages')} | _dkdv_launch(meta['BK'], meta['BV'])
     if len(sb): _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc, scale, **dkdv_meta)
     if len(rb): _sel_bwd_reduce_kernel[(len(rb),)](pk, pv, rb, rs, re, dk, dv, T, n_slc, H=H, K=K, V=V, BK=meta['BK'], BV=meta['BV'], BS=l_sel)
     return dq, dk, dv
