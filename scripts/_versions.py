@@ -1,4 +1,5 @@
-"""Shared by the before/after benchmark scripts: an older nsa_nb module, taken from git into .pk/, loaded beside this tree's."""
+"""Shared by the before/after benchmark scripts: an older nsa_nb module, taken from git into .pk/, loaded beside this tree's;
+training with a module patched; the selections the kernels are timed on (random q, k, or a trained model's on real text)."""
 import sys, importlib.util
 
 def load_old(name:str, path:str):
@@ -15,3 +16,30 @@ def train_with(module, name:str, fn, attn:str, T:int) -> dict:
     old = getattr(module, name); setattr(module, name, fn)
     try: return train_throughput(m7c_125m(attn), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
     finally: setattr(module, name, old); torch.cuda.empty_cache()
+
+def random_selection(B, T, HQ, H, K, cfg):
+    "The blocks random q, k select (scores, top-n), as in the kernel benchmark."
+    import torch
+    import nsa_nb.kernels.nsa as kn
+    from nsa_nb.compression import Compressor
+    from nsa_nb.kernels.banded import compressed_attention_triton
+    q, k = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16)
+    kc = Compressor(cfg.l, cfg.d, K)(k)
+    _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
+    return kn.select_blocks_triton(q, kc, lse, cfg)
+
+def text_selections(T, B=1, path='.pk/w_text_nsa_avg.pt'):
+    "Each layer's selected blocks `[B, T, H, n]` of the trained byte-level model (notebook 14) on B windows of T bytes of the standard library's source."
+    import torch
+    from nsa_nb.config import NSAConfig, ModelConfig
+    from nsa_nb.model import TransformerLM
+    from nsa_nb.attention import NSAttention
+    from nsa_nb.data import stdlib_documents
+    ck = torch.load(path, map_location='cuda', weights_only=False)
+    mc, nc = ModelConfig(**ck['config']['model']), NSAConfig(**ck['config']['nsa'])
+    model = TransformerLM(mc, nc).cuda().eval(); model.load_state_dict(ck['model'])
+    text = torch.tensor(list('\n'.join(stdlib_documents()).encode()[:B * T]), device='cuda').view(B, T)
+    for m in model.modules():
+        if isinstance(m, NSAttention): m.track_stats = True
+    with torch.no_grad(), torch.autocast('cuda', torch.bfloat16): model(text)
+    return [m._last['idx'] for m in model.modules() if isinstance(m, NSAttention)], mc, nc

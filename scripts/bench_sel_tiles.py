@@ -12,13 +12,8 @@ import sys, json
 import torch, triton
 import nsa_nb.kernels.selection as sel
 import nsa_nb.kernels.nsa as kn
-from nsa_nb.config import NSAConfig, ModelConfig
-from nsa_nb.compression import Compressor
-from nsa_nb.kernels.banded import compressed_attention_triton
-from nsa_nb.model import TransformerLM
-from nsa_nb.attention import NSAttention
-from nsa_nb.data import stdlib_documents
-from _versions import load_old, train_with
+from nsa_nb.config import NSAConfig
+from _versions import load_old, train_with, random_selection, text_selections
 
 if len(sys.argv) != 3 or sys.argv[2] not in ('kernels', 'text', 'train'): sys.exit(__doc__)
 before = load_old('kernels.selection_before', '.pk/selection_before.py')
@@ -27,24 +22,6 @@ bench = lambda f: triton.testing.do_bench(f, warmup=10, rep=100)
 out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[])
 def record(r):
     print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
-
-def random_selection(B, T, HQ, H, K, cfg):
-    "The blocks random q, k select (scores, top-n), as in the kernel benchmark."
-    q, k = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16)
-    kc = Compressor(cfg.l, cfg.d, K)(k)
-    _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
-    return kn.select_blocks_triton(q, kc, lse, cfg)
-
-def text_selections(T, B=1):
-    "Each layer's selected blocks `[B, T, H, n]` of the trained byte-level model on B windows of T bytes of the standard library's source."
-    ck = torch.load('.pk/w_text_nsa_avg.pt', map_location='cuda', weights_only=False)
-    mc, nc = ModelConfig(**ck['config']['model']), NSAConfig(**ck['config']['nsa'])
-    model = TransformerLM(mc, nc).cuda().eval(); model.load_state_dict(ck['model'])
-    text = torch.tensor(list('\n'.join(stdlib_documents()).encode()[:B * T]), device='cuda').view(B, T)
-    for m in model.modules():
-        if isinstance(m, NSAttention): m.track_stats = True
-    with torch.no_grad(), torch.autocast('cuda', torch.bfloat16): model(text)
-    return [m._last['idx'] for m in model.modules() if isinstance(m, NSAttention)], mc, nc
 
 def time_selection(case, T, HQ, H, K, idx, cfg):
     "Old and new kernels (tile sizes swept) on one selection: ms forward and forward+backward, blocks per tile, outputs compared."

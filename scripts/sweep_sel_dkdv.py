@@ -17,8 +17,8 @@ for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), model125m_3
     idx = kn.select_blocks_triton(q, kc, torch.zeros(B, T, HQ, device='cuda'), cfg)   # lse 0: the picks only need an order
     o, lse = ks.sel_fwd(q, k, v, idx, cfg.l_sel, 1 / math.sqrt(K))
     do = torch.randn_like(o)
-    ref, dq_meta = None, ks._tile_meta(HQ // H, K, K, cfg.l_sel, cfg.n_sel)
-    ks._tile_meta = lambda *a: dict(dq_meta)                                    # dq keeps its launch: only dk/dv varies
+    ref, dq_meta = None, {one: ks._tile_meta(HQ // H, K, K, cfg.l_sel, cfg.n_sel, one) for one in (False, True)}
+    ks._tile_meta = lambda *a: dict(dq_meta[a[-1]])                             # dq keeps its launches: only dk/dv varies
     for br, nw, ns in itertools.product((32, 64, 128), (2, 4, 8), (1, 2, 3)):
         ks._dkdv_launch = lambda BK, BV, br=br, nw=nw: dict(BR=br, num_warps=nw)
         ks._sel_meta = lambda *a, ns=ns: meta0(*a) | dict(num_stages=ns)

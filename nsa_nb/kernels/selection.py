@@ -13,7 +13,7 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot
 
 # %% auto #0
-__all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
+__all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
            'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention',
            'selected_attention_triton']
 
@@ -21,30 +21,45 @@ __all__ = ['ROWS', 'MAX_TILE_G', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'che
 @triton.jit
 def _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles,
               H: tl.constexpr, G: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr, BM: tl.constexpr, ONE: tl.constexpr):
-    "A program's tile: rows (`_rows`: `BM//G` tokens x G heads), each row's slots `[BM, NSELP]` (-1 = none), the tile's flat index, its number of blocks, its last token."
-    r_t, r_g, m_r = _rows(i_m, T, G, BM)
+    "A program's tile: rows (`_rows`: `BM//G` tokens x G heads; `ONE`: token i_m's G heads, padded to BM), each row's slots `[BM, NSELP]` (-1 = none), the tile's flat index, its number of blocks, its last token."
+    if ONE:
+        r_g = tl.arange(0, BM)
+        r_t, m_r = tl.zeros([BM], tl.int32) + i_m, (r_g < G) & (i_m < T)
+    else:
+        r_t, r_g, m_r = _rows(i_m, T, G, BM)
     o_n = tl.arange(0, NSELP)
     b_sel = tl.load(IDX + ((i_b * T + r_t) * H + i_h)[:, None] * NSEL + o_n[None, :], mask=m_r[:, None] & (o_n < NSEL)[None, :], other=-1)
     tile = (i_b * n_tiles + i_m) * H + i_h
-    if ONE: nblk = NSEL                                                               # one token: its own slots, as they come
-    else: nblk = tl.load(NBLK + tile)
-    return r_t, r_g, m_r, b_sel, tile, nblk, tl.minimum((i_m + 1) * (BM // G), T) - 1
+    if ONE: nblk, t_hi = NSEL, i_m                                                    # one token: its own slots, as they come
+    else: nblk, t_hi = tl.load(NBLK + tile), tl.minimum((i_m + 1) * (BM // G), T) - 1
+    return r_t, r_g, m_r, b_sel, tile, nblk, t_hi
 
 @triton.jit
 def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
     "`[BM, BS]` score bias for block `j` (keys `o_s`): 0 or log2(times the row selected j); -inf where it did not, or the key is after the row's token."
     if ONE:                                                                          # j is one slot of the row (-1: unused)
-        return tl.where((j >= 0) & (o_s[None, :] <= r_t[:, None]), 0., float('-inf'))
-    n_r = tl.sum((b_sel == j).to(tl.float32), 1)                                      # [BM]
-    return tl.where((n_r > 0)[:, None] & (o_s[None, :] <= r_t[:, None]), tl.log2(tl.maximum(n_r, 1.))[:, None], float('-inf'))
+        bias = tl.where((j >= 0) & (o_s[None, :] <= r_t[:, None]), 0., float('-inf'))
+    else:                                                                            # (an else, not an early return: Triton compiles what follows a return too)
+        n_r = tl.sum((b_sel == j).to(tl.float32), 1)                                  # [BM]
+        bias = tl.where((n_r > 0)[:, None] & (o_s[None, :] <= r_t[:, None]), tl.log2(tl.maximum(n_r, 1.))[:, None], float('-inf'))
+    return bias
 
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
-                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                    NSELP: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
-    i_m, i_bh = tl.program_id(0), tl.program_id(1)
-    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H: tl.constexpr, BT_U: tl.constexpr, ONE: tl.constexpr):
+    "Whether a program computes: a tile while its union has at most `union_max` blocks; one token unless its tile (of `BT_U` tokens) streamed its union."
+    if not ONE:
+        takes = nblk <= union_max
+    elif BT_U > 1:
+        takes = tl.load(NBLK + (i_b * n_tiles_u + i_m // BT_U) * H + i_h) > union_max
+    else:                                                                            # no tiles: every token
+        takes = True
+    return takes
+
+@triton.jit
+def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+                  HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
+                  BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
+    "Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and lse."
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
@@ -53,7 +68,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
     for i in range(nblk):                                                            # the tile's distinct blocks, or one token's slots
-        j = tl.load(BLK + tile * n_u + i)
+        j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
         m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
         key = (i_b * T + o_s) * H + i_h
@@ -65,6 +80,17 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, scale,
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
 
+@triton.jit
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, n_tiles_u, union_max, scale,
+                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
+                    NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
+                    ONE: tl.constexpr, PREC: tl.constexpr):
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+    if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H, BT_U, ONE):
+        _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
+
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
@@ -72,17 +98,29 @@ def _sel_meta(G, K, V, l_sel, n_sel):
 
 ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups of at most MAX_TILE_G heads: see the sweep above
 MAX_TILE_G = 8                   # larger groups fill a 16-row product alone: one token per program (the paper's kernel)
+UNION_FRAC = 0.5                 # a tile streams its union while it has at most this fraction of its tokens' slots; else its tokens go one per program
 LAUNCH = {}                      # tuning overrides of the forward / dq launch: num_warps, num_stages
 
 def _tile_rows(G:int) -> int:
     "BM: a program takes BM//G tokens of one group."
     return ROWS if G <= MAX_TILE_G else max(16, triton.next_power_of_2(G))
 
-def _tile_meta(G, K, V, l_sel, n_sel):
-    "Launch settings of the forward and dq kernels."
-    meta, BM = _sel_meta(G, K, V, l_sel, n_sel), _tile_rows(G)
+def _tile_meta(G, K, V, l_sel, n_sel, one:bool):
+    "Launch settings of the forward and dq kernels: programs of `_tile_rows(G)` rows (a tile's tokens), or `one` token's G heads."
+    meta = _sel_meta(G, K, V, l_sel, n_sel)
+    BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G)
     nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
-    return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, ONE=BM // G == 1, num_warps=nw) | LAUNCH
+    return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=_tile_rows(G) // G, ONE=one, num_warps=nw) | LAUNCH
+
+def _union_max(G:int, n_sel:int) -> int:
+    "Most distinct blocks for which a tile streams its union (`UNION_FRAC` of its tokens' slots); more: its tokens one per program."
+    return int(UNION_FRAC * (_tile_rows(G) // G) * n_sel)
+
+def _sel_grids(G:int, T:int, idx:torch.Tensor, tiles) -> list:
+    "The forward's and dq's launches, as (programs per (b, h), block lists, list stride, one token per program?): the tiles (each computes if it streams its union), then the tokens (each computes unless its tile did)."
+    grids = [(T, idx, idx.shape[-1], True)]
+    if _tile_rows(G) // G > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
+    return grids
 
 def sel_tiles(idx:torch.Tensor, G:int):
     "What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its own slots)."
@@ -101,9 +139,10 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
     B, T, HQ, H, G, K, V = check_idx(q, k, v, idx)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
-    meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
-    _sel_fwd_kernel[(blk.shape[1], B * H)](q, k, v, idx, blk, nblk, o, lse, T, blk.shape[1], blk.shape[-1], scale, **meta)
+    for n_prog, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
+        meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
+        _sel_fwd_kernel[(n_prog, B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_prog, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **meta)
     return o, lse
 
 # %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
@@ -141,19 +180,17 @@ def tile_blocks(idx:torch.Tensor, BT:int):
 
 # %% ../../nbs/06b_kernel_selection.ipynb #4f4ab5fb
 @triton.jit
-def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, scale,
-                       HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
-                       NSELP: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
-    i_m, i_bh = tl.program_id(0), tl.program_id(1)
-    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+                 HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
+                 BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
+    "dq of rows `r_t, r_g` ([BM] token, head in group) over the blocks `BLK[lst : lst + nblk]`, as `_sel_fwd_rows` attended."
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     qk_scale = scale * 1.4426950408889634
     b_dq = tl.zeros([BM, BK], tl.float32)
     for i in range(nblk):
-        j = tl.load(BLK + tile * n_u + i)
+        j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
         m_s = (o_s <= t_hi) & (j >= 0)
         key = (i_b * T + o_s) * H + i_h
@@ -164,6 +201,17 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BM, BS]
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
+
+@triton.jit
+def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, n_tiles_u, union_max, scale,
+                       HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
+                       NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
+                       ONE: tl.constexpr, PREC: tl.constexpr):
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+    if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H, BT_U, ONE):   # the same split as the forward
+        _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
@@ -279,10 +327,11 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do)                                                            # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-    dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     dq = torch.empty_like(q)
-    _sel_bwd_dq_kernel[(blk.shape[1], B * H)](q, k, v, idx, blk, nblk, do, lse, delta, dq, T, blk.shape[1], blk.shape[-1], scale, **dq_meta)
+    for n_prog, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
+        dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
+        _sel_bwd_dq_kernel[(n_prog, B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_prog, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
