@@ -8,7 +8,7 @@ import json, math, time
 from pathlib import Path
 import torch
 import torch.nn.functional as F
-from fastcore.script import call_parse
+from fastcore.script import call_parse, Param
 from .config import NSAConfig
 from .compression import Compressor
 
@@ -161,15 +161,15 @@ def train_table(rows:list[dict]) -> str:
 
 # %% ../nbs/12_bench.ipynb #ac17e3c4
 @call_parse
-def nsa_nb_bench(what:str='kernels',      # 'kernels': NSA vs SDPA (and fla-core); 'train': 125M model tokens/s, NSA vs dense
+def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125M model tokens/s, NSA vs dense", str, opt=False, nargs='?')='kernels',   # positional: `nsa_nb_bench train`
                  out:str='runs/bench',     # folder for the JSON, CSV and PNG
                  lengths:str='4096,8192,16384,32768,65536',  # comma-separated sequence lengths (train: e.g. 2048,8192,32768)
                  shapes:str='paper,model125m',  # comma-separated names from SHAPES
                  impls:str='sdpa,nsa,fla',  # implementations to time
                  modes:str='fwd,fwdbwd'):   # forward only, forward+backward
     "Benchmark NSA on one CUDA GPU; prints a table and writes kernels.json/.csv/.png."
-    if not torch.cuda.is_available(): raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     if what not in ('kernels', 'train'): raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels' or 'train'")
+    if not torch.cuda.is_available(): raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     o = Path(out); o.mkdir(parents=True, exist_ok=True)
     dev = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=__import__('triton').__version__)
     print(json.dumps(dev))
@@ -184,3 +184,5 @@ def nsa_nb_bench(what:str='kernels',      # 'kernels': NSA vs SDPA (and fla-core
     (o/'kernels.csv').write_text('\n'.join([','.join(keys)] + [','.join(str(r.get(k, '')) for k in keys) for r in sp]) + '\n')
     plot_kernels(rows, o/'kernels.png')
     print(table(rows))
+
+if __name__ == '__main__' and globals().get('__spec__') is not None: nsa_nb_bench()   # python -m nsa_nb.bench [kernels|train] ...

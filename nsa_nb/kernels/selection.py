@@ -13,9 +13,9 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot
 
 # %% auto #0
-__all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks',
-           'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention',
-           'selected_attention_triton']
+__all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'TOKENS_PER_PROGRAM', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx',
+           'sel_fwd', 'tile_blocks', 'invert_selection_start', 'invert_selection_finish', 'invert_selection', 'sel_bwd',
+           'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -45,14 +45,14 @@ def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
     return bias
 
 @triton.jit
-def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H: tl.constexpr, BT_U: tl.constexpr, ONE: tl.constexpr):
-    "Whether a program computes: a tile while its union has at most `union_max` blocks; one token unless its tile (of `BT_U` tokens) streamed its union."
+def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H: tl.constexpr, BT_U: tl.constexpr, ONE: tl.constexpr):
+    "Whether tile (or `ONE`: token) `i_m` of `n_tiles` is computed here: a tile while its union has at most `union_max` blocks; a token unless its tile (of `BT_U` tokens) streamed its union."
     if not ONE:
-        takes = nblk <= union_max
+        takes = (i_m < n_tiles) & (nblk <= union_max)
     elif BT_U > 1:
-        takes = tl.load(NBLK + (i_b * n_tiles_u + i_m // BT_U) * H + i_h) > union_max
-    else:                                                                            # no tiles: every token
-        takes = True
+        takes = (i_m < n_tiles) & (tl.load(NBLK + (i_b * n_tiles_u + i_m // BT_U) * H + i_h, mask=i_m < n_tiles, other=0) > union_max)
+    else:                                                                            # no tiles: every token (one per program, the grid is exact)
+        takes = True                                                                 # a constant: the kernel compiles as it did without the split
     return takes
 
 @triton.jit
@@ -84,12 +84,14 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, lst, nblk, r_t, r_g, m_r, b_sel, t_hi,
 def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, n_tiles_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                    ONE: tl.constexpr, PREC: tl.constexpr):
-    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
+    i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
-    if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H, BT_U, ONE):
-        _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
+    for s in range(TPP):                                                             # TPP tiles (or tokens) per program, one after the other
+        i_m = i_p * TPP + s
+        r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H, BT_U, ONE):
+            _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
@@ -99,6 +101,7 @@ def _sel_meta(G, K, V, l_sel, n_sel):
 ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups of at most MAX_TILE_G heads: see the sweep above
 MAX_TILE_G = 8                   # larger groups fill a 16-row product alone: one token per program (the paper's kernel)
 UNION_FRAC = 0.5                 # a tile streams its union while it has at most this fraction of its tokens' slots; else its tokens go one per program
+TOKENS_PER_PROGRAM = 4           # of that launch, when G has tiles: tokens per program, one after the other (fewer programs that find nothing to do)
 LAUNCH = {}                      # tuning overrides of the forward / dq launch: num_warps, num_stages
 
 def _tile_rows(G:int) -> int:
@@ -110,14 +113,15 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool):
     meta = _sel_meta(G, K, V, l_sel, n_sel)
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G)
     nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
-    return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=_tile_rows(G) // G, ONE=one, num_warps=nw) | LAUNCH
+    BT = _tile_rows(G) // G
+    return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=TOKENS_PER_PROGRAM if one and BT > 1 else 1, num_warps=nw) | LAUNCH
 
 def _union_max(G:int, n_sel:int) -> int:
     "Most distinct blocks for which a tile streams its union (`UNION_FRAC` of its tokens' slots); more: its tokens one per program."
     return int(UNION_FRAC * (_tile_rows(G) // G) * n_sel)
 
 def _sel_grids(G:int, T:int, idx:torch.Tensor, tiles) -> list:
-    "The forward's and dq's launches, as (programs per (b, h), block lists, list stride, one token per program?): the tiles (each computes if it streams its union), then the tokens (each computes unless its tile did)."
+    "The forward's and dq's launches, as (tiles or tokens per (b, h), block lists, list stride, one token at a time?): the tiles (each computes if it streams its union), then the tokens (each computes unless its tile did)."
     grids = [(T, idx, idx.shape[-1], True)]
     if _tile_rows(G) // G > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
     return grids
@@ -140,9 +144,9 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
-    for n_prog, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
+    for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
         meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-        _sel_fwd_kernel[(n_prog, B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_prog, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **meta)
+        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_units, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **meta)
     return o, lse
 
 # %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
@@ -206,12 +210,14 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, n_tiles_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                        NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                       ONE: tl.constexpr, PREC: tl.constexpr):
-    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+                       ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
+    i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
-    r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
-    if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles_u, H, BT_U, ONE):   # the same split as the forward
-        _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
+    for s in range(TPP):                                                             # the forward's programs and split
+        i_m = i_p * TPP + s
+        r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
+        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H, BT_U, ONE):
+            _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
@@ -329,9 +335,9 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     dq = torch.empty_like(q)
-    for n_prog, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
+    for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
         dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
-        _sel_bwd_dq_kernel[(n_prog, B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_prog, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **dq_meta)
+        _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
