@@ -102,7 +102,7 @@ ROWS = 16 if INTERPRET else 64   # rows per forward / dq program (BM) for groups
 MAX_TILE_G = 8                   # larger groups fill a 16-row product alone: one token per program (the paper's kernel)
 UNION_FRAC = 0.5                 # a tile streams its union while it has at most this fraction of its tokens' slots; else its tokens go one per program
 TOKENS_PER_PROGRAM = 4           # of that launch, when G has tiles: tokens per program, one after the other (fewer programs that find nothing to do)
-LAUNCH = {}                      # tuning overrides of the forward / dq launch: num_warps, num_stages
+LAUNCH = {}                      # tuning overrides of the forward / dq launches (both kinds): num_warps, num_stages
 
 def _tile_rows(G:int) -> int:
     "BM: a program takes BM//G tokens of one group."
