@@ -43,3 +43,11 @@ def text_selections(T, B=1, path='.pk/w_text_nsa_avg.pt'):
         if isinstance(m, NSAttention): m.track_stats = True
     with torch.no_grad(), torch.autocast('cuda', torch.bfloat16): model(text)
     return [m._last['idx'] for m in model.modules() if isinstance(m, NSAttention)], mc, nc
+
+def recorder(path:str):
+    "`record(row)`: prints the row as JSON and rewrites `path` with every row so far, after the device, torch and Triton versions."
+    import json, torch, triton
+    out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[])
+    def record(r):
+        print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(path, 'w'), indent=1)
+    return record

@@ -8,20 +8,18 @@ in one run on one GPU, bf16.
 Take the old module from git and the trained model first (on a machine with the history), then carry .pk to the GPU node:
   mkdir -p .pk && git show 4558c1b:nsa_nb/kernels/selection.py > .pk/selection_before.py     (and .pk/w_text_nsa_avg.pt)
   python3 scripts/bench_sel_tiles.py OUT.json kernels|text|train      (text: only the trained model's selections)"""
-import sys, json
+import sys
 import torch, triton
 import nsa_nb.kernels.selection as sel
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
-from _versions import load_old, train_with, random_selection, text_selections
+from _versions import load_old, train_with, random_selection, text_selections, recorder
 
 if len(sys.argv) != 3 or sys.argv[2] not in ('kernels', 'text', 'train'): sys.exit(__doc__)
 before = load_old('kernels.selection_before', '.pk/selection_before.py')
 after = sel.selected_attention_triton
 bench = lambda f: triton.testing.do_bench(f, warmup=10, rep=100)
-out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[])
-def record(r):
-    print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
+record = recorder(sys.argv[1])
 
 def time_selection(case, T, HQ, H, K, idx, cfg):
     "Old and new kernels (tile sizes swept) on one selection: ms forward and forward+backward, blocks per tile, outputs compared."

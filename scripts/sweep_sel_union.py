@@ -7,20 +7,18 @@ beforehand) and the whole `selected_attention_triton` forward+backward; records 
 Take the old module and the trained model first (on a machine with the history), then carry them to the GPU node:
   mkdir -p .pk && git show REV:nsa_nb/kernels/selection.py > .pk/selection_head.py     (and .pk/w_text_nsa_avg.pt)
   python3 scripts/sweep_sel_union.py OUT.json [FRAC:TPP ...]      (default: a grid of both)"""
-import sys, json
+import sys
 import torch, triton
 import nsa_nb.kernels.selection as sel
 from nsa_nb.config import NSAConfig
-from _versions import load_old, random_selection, text_selections
+from _versions import load_old, random_selection, text_selections, recorder
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 configs = [(float(f), int(t)) for f, t in (a.split(':') for a in sys.argv[2:])] or \
           [(0., 1), (1., 1)] + [(f, t) for f in (0.375, 0.5, 0.625) for t in (1, 4, 16)]
 before = load_old('kernels.selection_head', '.pk/selection_head.py')
 bench = lambda f: triton.testing.do_bench(f, warmup=10, rep=100)
-out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[])
-def record(r):
-    print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
+record = recorder(sys.argv[1])
 
 def timings(mod, q, k, v, idx, do, l_sel):
     "ms: the forward kernel with its tiles made beforehand, and the whole forward+backward."
