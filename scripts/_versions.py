@@ -8,14 +8,21 @@ def load_old(name:str, path:str):
     m = importlib.util.module_from_spec(spec); sys.modules[spec.name] = m; spec.loader.exec_module(m)
     return m
 
-def train_with(module, name:str, fn, attn:str, T:int) -> dict:
-    "`train_throughput` of the 125M model (`attn` 'nsa' or 'dense'; 32k tokens per step, as `nsa_nb_bench train`) at seq_len T, with `module.<name>` replaced by `fn` for the run."
+def train_patched(module, patches:dict, attn:str, T:int) -> dict:
+    "`train_throughput` of the 125M model (`attn` 'nsa' or 'dense'; 32k tokens per step, as `nsa_nb_bench train`) at seq_len T, with `module.<name>` replaced by `patches[name]` for the run."
     import torch
     from nsa_nb.bench import m7c_125m
     from nsa_nb.train import train_throughput
-    old = getattr(module, name); setattr(module, name, fn)
+    old = {n: getattr(module, n) for n in patches}
+    for n, f in patches.items(): setattr(module, n, f)
     try: return train_throughput(m7c_125m(attn), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
-    finally: setattr(module, name, old); torch.cuda.empty_cache()
+    finally:
+        for n, f in old.items(): setattr(module, n, f)
+        torch.cuda.empty_cache()
+
+def train_with(module, name:str, fn, attn:str, T:int) -> dict:
+    "`train_patched` with one function replaced."
+    return train_patched(module, {name: fn}, attn, T)
 
 def random_selection(B, T, HQ, H, K, cfg):
     "The blocks random q, k select (scores, top-n), as in the kernel benchmark."

@@ -5,30 +5,23 @@ selected and the window branch forward+backward and `tile_blocks` alone at the 1
 paper's (B=1, T=65536), bf16, random q, k, then the 125M model's training tokens/s (32k tokens per step, as
 `nsa_nb_bench train`) with dense attention, the old modules and this tree's (twice, for the noise).
 Usage: python3 scripts/bench_bwd_glue.py OUT.json PREV_DIR [seq_len ...]   (training lengths, default 2048 8192 32768)"""
-import sys, json, math, contextlib
+import sys, json, math
 import torch, triton
 import nsa_nb.kernels.nsa as kn
 import nsa_nb.kernels.selection as ks
 import nsa_nb.kernels.banded as kb
 from nsa_nb.config import NSAConfig
-from nsa_nb.bench import m7c_125m
-from nsa_nb.train import train_throughput
-from _versions import load_old
+from _versions import load_old, train_patched
 
 if len(sys.argv) < 3: sys.exit(__doc__)
 old_kb = load_old('kernels.banded_before', f'{sys.argv[2]}/banded.py')
 old_ks = load_old('kernels.selection_before', f'{sys.argv[2]}/selection.py')
 versions = dict(before=(old_kb, old_ks), after=(kb, ks))
 
-@contextlib.contextmanager
-def using(kb_, ks_):
-    "NSAttention's fast path (notebook 06c's `nsa_branches`) calls these three; point them at one version."
-    names = dict(compressed_attention_triton=kb_, sliding_attention_triton=kb_, selected_attention_triton=ks_)
-    old = {n: getattr(kn, n) for n in names}
-    for n, m in names.items(): setattr(kn, n, getattr(m, n))
-    try: yield
-    finally:
-        for n, f in old.items(): setattr(kn, n, f)
+def fast_path(kb_, ks_) -> dict:
+    "NSAttention's fast path (notebook 06c's `nsa_branches`) calls these three: one version's."
+    return dict(compressed_attention_triton=kb_.compressed_attention_triton, sliding_attention_triton=kb_.sliding_attention_triton,
+                selected_attention_triton=ks_.selected_attention_triton)
 
 out = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, branches=[], train=[])
 cfg = NSAConfig()
@@ -40,7 +33,7 @@ for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), paper=(1, 6
     idx = kn.select_blocks_triton(q.detach(), kc, lse, cfg)
     do = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16)
     r, grads = dict(shape=shape, B=B, T=T), {}
-    BT = ks._tile_rows(HQ // H) // (HQ // H)
+    BT = ks._tile_tokens(HQ // H)
     for name in ('before', 'after', 'after_again'):                                 # this tree twice, for the noise
         kb_, ks_ = versions[name.split('_')[0]]
         sel = lambda: torch.autograd.grad(ks_.selected_attention_triton(q, k, v, idx, cfg.l_sel)[0], (q, k, v), do)
@@ -55,9 +48,7 @@ for shape, (B, T, HQ, H, K) in dict(model125m=(16, 2048, 12, 2, 64), paper=(1, 6
     del q, k, v, kc, lse, idx, do, grads; torch.cuda.empty_cache()
 for T in [int(x) for x in sys.argv[3:]] or [2048, 8192, 32768]:
     for name in ('dense', 'before', 'after', 'after again'):
-        with using(*versions.get(name.split()[0], versions['after'])):
-            r = train_throughput(m7c_125m('dense' if name == 'dense' else 'nsa'), seq_len=T, batch_size=max(1, 32768 // T), steps=10)
-        torch.cuda.empty_cache()
+        r = train_patched(kn, fast_path(*versions.get(name.split()[0], versions['after'])), 'dense' if name == 'dense' else 'nsa', T)
         r['version'] = name; out['train'].append(r)
         print(json.dumps({k: r[k] for k in ('version', 'seq_len', 'tokens_per_s', 'step_ms', 'peak_mem_gib')}), flush=True)
         json.dump(out, open(sys.argv[1], 'w'), indent=1)

@@ -38,7 +38,7 @@ def time_selection(case, T, HQ, H, K, idx, cfg):
     rows0, max_g0 = sel.ROWS, sel.MAX_TILE_G
     for rows, max_g in ((16, 0), (16, 64), (32, 64), (64, 64), (128, 64)):    # max_g=0: one token per program; 64: tiles
         sel.ROWS, sel.MAX_TILE_G = rows, max_g
-        G = HQ // H; BT = sel._tile_rows(G) // G
+        G = HQ // H; BT = sel._tile_tokens(G)
         nblk = sel.tile_blocks(idx, BT)[1]
         o_new = after(q, k, v, idx, cfg.l_sel)[0]
         r = dict(case=case, T=T, B=B, version='new', rows=sel._tile_rows(G), tokens_per_tile=BT, blocks_per_tile=nblk.float().mean().item(),

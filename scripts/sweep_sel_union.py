@@ -37,7 +37,7 @@ def sweep(case, T, HQ, H, K, idx, cfg):
     r['fwd_ms'], r['fwdbwd_ms'] = timings(before, q, k, v, idx, do, cfg.l_sel)
     record(r)
     frac0, tpp0 = sel.UNION_FRAC, sel.TOKENS_PER_PROGRAM
-    BT = sel._tile_rows(G) // G
+    BT = sel._tile_tokens(G)
     nblk = sel.tile_blocks(idx, BT)[1].float() if BT > 1 else None
     try:
         for frac, tpp in (configs if BT > 1 else [(frac0, tpp0)]):             # G > MAX_TILE_G: no tiles, nothing to sweep

@@ -45,11 +45,12 @@ def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
     return bias
 
 @triton.jit
-def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H: tl.constexpr, BT_U: tl.constexpr, ONE: tl.constexpr):
+def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H: tl.constexpr, BT_U: tl.constexpr, ONE: tl.constexpr):
     "Whether tile (or `ONE`: token) `i_m` of `n_tiles` is computed here: a tile while its union has at most `union_max` blocks; a token unless its tile (of `BT_U` tokens) streamed its union."
     if not ONE:
         takes = (i_m < n_tiles) & (nblk <= union_max)
     elif BT_U > 1:
+        n_tiles_u = (T + BT_U - 1) // BT_U                                            # the tile list's length (NBLK [B, n_tiles_u, H])
         takes = (i_m < n_tiles) & (tl.load(NBLK + (i_b * n_tiles_u + i_m // BT_U) * H + i_h, mask=i_m < n_tiles, other=0) > union_max)
     else:                                                                            # no tiles: every token (one per program, the grid is exact)
         takes = True                                                                 # a constant: the kernel compiles as it did without the split
@@ -81,7 +82,7 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, lst, nblk, r_t, r_g, m_r, b_sel, t_hi,
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
 
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, n_tiles_u, union_max, scale,
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
                     ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
@@ -90,7 +91,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, n_tiles_
     for s in range(TPP):                                                             # TPP tiles (or tokens) per program, one after the other
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
-        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H, BT_U, ONE):
+        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
@@ -108,27 +109,31 @@ def _tile_rows(G:int) -> int:
     "BM: a program takes BM//G tokens of one group."
     return ROWS if G <= MAX_TILE_G else max(16, triton.next_power_of_2(G))
 
+def _tile_tokens(G:int) -> int:
+    "Tokens per tile (1: no tiles, every token alone)."
+    return _tile_rows(G) // G
+
 def _tile_meta(G, K, V, l_sel, n_sel, one:bool):
     "Launch settings of the forward and dq kernels: programs of `_tile_rows(G)` rows (a tile's tokens), or `one` token's G heads."
     meta = _sel_meta(G, K, V, l_sel, n_sel)
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G)
     nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
-    BT = _tile_rows(G) // G
+    BT = _tile_tokens(G)
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=TOKENS_PER_PROGRAM if one and BT > 1 else 1, num_warps=nw) | LAUNCH
 
 def _union_max(G:int, n_sel:int) -> int:
     "Most distinct blocks for which a tile streams its union (`UNION_FRAC` of its tokens' slots); more: its tokens one per program."
-    return int(UNION_FRAC * (_tile_rows(G) // G) * n_sel)
+    return int(UNION_FRAC * _tile_tokens(G) * n_sel)
 
 def _sel_grids(G:int, T:int, idx:torch.Tensor, tiles) -> list:
     "The forward's and dq's launches, as (tiles or tokens per (b, h), block lists, list stride, one token at a time?): the tiles (each computes if it streams its union), then the tokens (each computes unless its tile did)."
     grids = [(T, idx, idx.shape[-1], True)]
-    if _tile_rows(G) // G > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
+    if _tile_tokens(G) > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
     return grids
 
 def sel_tiles(idx:torch.Tensor, G:int):
     "What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its own slots)."
-    idx, BT = idx.to(torch.int32).contiguous(), _tile_rows(G) // G
+    idx, BT = idx.to(torch.int32).contiguous(), _tile_tokens(G)
     return (idx, idx) if BT == 1 else tile_blocks(idx, BT)
 
 def check_idx(q, k, v, idx):
@@ -146,7 +151,7 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
         meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_units, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **meta)
+        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_units, n_u, _union_max(G, idx.shape[-1]), scale, **meta)
     return o, lse
 
 # %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
@@ -207,7 +212,7 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
 @triton.jit
-def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, n_tiles_u, union_max, scale,
+def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                        NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
                        ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
@@ -216,7 +221,7 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
     for s in range(TPP):                                                             # the forward's programs and split
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
-        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, n_tiles_u, H, BT_U, ONE):
+        if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
@@ -337,7 +342,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     dq = torch.empty_like(q)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
         dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
-        _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, blk.shape[1], _union_max(G, idx.shape[-1]), scale, **dq_meta)
+        _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, idx.shape[-1]), scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
