@@ -14,45 +14,78 @@ from .banded import INTERPRET, dot_precision, compressed_attention_triton, slidi
 from .selection import selected_attention_triton
 
 # %% auto #0
-__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
+__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_TILE', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
            'tensors_unsupported', 'unsupported', 'GateCombine', 'gate_combine_triton', 'nsa_branches']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
+def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
+    "w_r of compressed block j*SU + s (s = `o_s`) in selection block j + m: r = s + LU - 1 - m*SU, 0 outside the band."
+    r = o_s + LU - 1 - m * SU
+    return tl.where((r >= 0) & (r <= SU + LU - 2), tl.minimum(r + 1, SU) - tl.maximum(r + 1 - LU, 0), 0).to(tl.float32)
+
+@triton.jit
+def _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+                 H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr,
+                 BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr):
+    "Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; MASKED: some compressed block is not visible to some query."
+    BC: tl.constexpr = BJ * SU                                                      # compressed blocks: BJ groups of SU
+    o_k, o_jj, o_s = tl.arange(0, BK), tl.arange(0, BJ), tl.arange(0, SU)
+    o_j, o_c = j0 + o_jj, j0 * SU + tl.arange(0, BC)
+    m_c = o_c < N
+    b_kc = tl.load(KC + ((i_b * N + o_c) * H + i_h)[None, :] * K + o_k[:, None],
+                   mask=m_c[None, :] & (o_k < K)[:, None], other=0.)               # [BK, BC], once for all G heads
+    b_s = tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]     # [BT*GP, BC]; lse = inf on padded rows: p = 0
+    if MASKED: b_s = tl.where(m_c[None, :] & (o_c * d + l - 1 <= r_t[:, None]), b_s, float('-inf'))   # notebook 02's rule
+    b_g = tl.reshape(tl.sum(tl.reshape(tl.exp2(b_s), [BT, GP, BC]), 1), [BT, BJ, SU])   # p_cmp summed over the group first (Eq. 10)
+    b_sc = tl.sum(b_g * _tap_weights(o_s, 0, SU, LU)[None, None, :], 2)            # Eq. 9, group j's own blocks: [BT, BJ]
+    if MU > 0:                                                                      # the rest spills into blocks j+1..j+MU,
+        m_next = m_t[:, None] & (o_j + MU < n_slc)[None, :]                         # added into SC's row, one shift m per barrier
+        tl.store(p_row + (o_j + MU)[None, :], tl.zeros([BT, BJ], tl.float32), mask=m_next)   # zero [j0+MU, j0+BJ+MU)
+        tl.debug_barrier()
+        for m in tl.static_range(1, MU + 1):
+            m_m = m_t[:, None] & (o_j + m < n_slc)[None, :]
+            b_in = tl.load(p_row + (o_j + m)[None, :], mask=m_m, other=0.)
+            tl.store(p_row + (o_j + m)[None, :], b_in + tl.sum(b_g * _tap_weights(o_s, m, SU, LU)[None, None, :], 2), mask=m_m)
+            tl.debug_barrier()
+        b_sc += tl.load(p_row + o_j[None, :], mask=m_t[:, None] & (o_j < n_slc)[None, :], other=0.)   # what groups < j spilled
+    visible = o_j[None, :] <= cur[:, None]
+    forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
+    b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
+    tl.store(p_row + o_j[None, :], b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
+
+@triton.jit
 def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
-                       SU: tl.constexpr, LU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr, BK: tl.constexpr, PREC: tl.constexpr):
+                       SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr,
+                       BK: tl.constexpr, PREC: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    t0 = t_start + i_t * BT                                                         # the tile's first query
     o_r = tl.arange(0, BT * GP)                                                     # rows: BT tokens x GP heads (G padded)
-    r_t, r_g = t_start + i_t * BT + o_r // GP, o_r % GP
+    r_t, r_g = t0 + o_r // GP, o_r % GP
     m_r = (r_t < tl.minimum(t_start + Tc, T)) & (r_g < G)
     o_k = tl.arange(0, BK)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)   # [BT*GP, BK], loaded once
-    b_lse = tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634
-    qk_scale = scale * 1.4426950408889634
-    o_t = t_start + i_t * BT + tl.arange(0, BT)
+    b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, float('inf'))
+    o_t = t0 + tl.arange(0, BT)
     m_t = o_t < tl.minimum(t_start + Tc, T)
     cur = o_t // l_sel
-    n_vis = (tl.minimum(t_start + i_t * BT + BT, T) - 1) // l_sel + 1               # blocks visible to the tile's last token
-    for j0 in range(0, n_vis, BJ):                                                  # later blocks: never read (top-n masks them)
-        o_j = j0 + tl.arange(0, BJ)                                                 # [BJ] selection blocks
-        b_acc = tl.zeros([BT * GP, BJ], tl.float32)
-        for r in tl.static_range(SU + LU - 1):
-            o_i = o_j * SU - LU + 1 + r                                             # compressed block of offset r
-            m_i = (o_i >= 0) & (o_i < N)
-            b_kc = tl.load(KC + ((i_b * N + o_i) * H + i_h)[None, :] * K + o_k[:, None],
-                           mask=m_i[None, :] & (o_k < K)[:, None], other=0.)       # [BK, BJ], once for all G heads
-            vis = m_i[None, :] & (o_i * d + l - 1 <= r_t[:, None]) & m_r[:, None]  # notebook 02's rule
-            b_p = tl.where(vis, tl.exp2(tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-            b_acc += (min(r + 1, SU) - max(r + 1 - LU, 0)) * b_p                   # w_r
-        b_sc = tl.sum(tl.reshape(b_acc, [BT, GP, BJ]), 1)                           # Eq. 10: sum over the group's heads
-        visible = o_j[None, :] <= cur[:, None]
-        forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
-        b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-        p_sc = SC + ((i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc + o_j[None, :])   # SC [B*H, Tc, n_slc]
-        tl.store(p_sc, b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
+    p_row = SC + (i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc       # [BT, 1] rows of SC [B*H, Tc, n_slc]
+    if MU > 0:                                                                      # nothing spills into blocks 0..MU-1
+        o_jj = tl.arange(0, BJ)
+        tl.store(p_row + o_jj[None, :], tl.zeros([BT, BJ], tl.float32), mask=m_t[:, None] & (o_jj < MU)[None, :] & (o_jj < n_slc)[None, :])
+    n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1                               # blocks visible to the tile's last query
+    n_all = tl.where(t0 >= l - 1, tl.minimum((t0 - l + 1) // d + 1, N), 0)         # compressed blocks visible to its first
+    j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
+    qk_scale = scale * 1.4426950408889634
+    for j0 in range(0, j_all, BJ):
+        _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+                     H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, False)
+    for j0 in range(j_all, n_vis, BJ):                                              # later blocks: never read (top-n masks them)
+        _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+                     H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, True)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
@@ -85,7 +118,8 @@ def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, l_sel, k, n_sel,
 # %% ../../nbs/06c_kernel_nsa.ipynb #5cadef8e
 SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
 MAX_BLOCKS = 16384          # selection blocks per row that top-n holds in registers (T up to 1M at l_sel=64)
-SCORES_STAGES = 1           # software-pipeline stages of the scores loop (1: none, as when the loop held a branch)
+SCORES_STAGES = 2           # software-pipeline stages of the scores loop (one key tile a step)
+SCORES_TILE = 1024          # a scores step's group-summed tile, queries x compressed blocks (H100: 8 x 128 at G=16, 16 x 64 at G=6)
 TOPN_LAUNCH = {}            # override the top-n kernel's launch ('BR' rows per program, 'num_warps'): scripts/bench_topn.py sweeps them
 
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each row written up to its own block
@@ -112,7 +146,11 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     n_slc, scale = triton.cdiv(T, cfg.l_sel), scale or 1 / math.sqrt(K)
     q, k_cmp, lse_cmp = q.contiguous(), k_cmp.contiguous(), lse_cmp.contiguous()
     GP = triton.next_power_of_2(HQ // H)                                             # rows per token (G padded)
-    BT, BJ = (max(1, 16 // GP), 16) if INTERPRET else (max(1, 128 // GP), 64)
+    SU, LU = cfg.l_sel // cfg.d, cfg.l // cfg.d                                      # SU a power of two: l_sel is one, d divides it
+    MU = -(-(LU - 1) // SU)                                                          # later selection blocks a compressed block spills into
+    BT = max(1, (16 if INTERPRET else 128) // GP)
+    BC = 16 if INTERPRET else min(256, max(32, SCORES_TILE // BT))                 # compressed blocks a step (H100 sweep)
+    BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU, 1)                        # in BJ groups of SU
     Tc = max(BT, min(T, SCORE_BYTES // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
@@ -120,9 +158,9 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
         tc = min(Tc, T - t0)
         grid = (triton.cdiv(tc, BT), B * H)
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
-                                 HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BT=BT, BJ=BJ,
+                                 HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
                                  BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype), num_warps=1 if INTERPRET else 8,
-                                 num_stages=SCORES_STAGES)   # the default 3 would pipeline R key tiles at once: 280 KB of shared memory
+                                 num_stages=1 if INTERPRET else SCORES_STAGES)
         topn_triton(sc, idx, t0, tc, cfg)
     return idx
 
