@@ -172,4 +172,5 @@ def nsa_nb_check(full:bool=False):  # also run the long checks (all dtypes and s
     print('\n' + format_table(rows))
     sys.exit(0 if all(r[1] for r in rows) else 1)
 
-if __name__ == '__main__' and globals().get('__spec__') is not None: nsa_nb_check()   # python -m nsa_nb.check [--full]
+if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_check): nsa_nb_check()   # python -m nsa_nb.check [--full]
+# (fastcore's call_parse already runs it under `python -m` and leaves None behind: calling that again was a TypeError after every run)

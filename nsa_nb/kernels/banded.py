@@ -15,8 +15,9 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "start Python with TRITON_INTERPRET=1 in the environment, or import nsa_nb before anything that imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DKDV_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
-           'BandedAttention', 'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['INTERPRET', 'DKDV_SPLIT', 'DKDV_MIN_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'row_dot',
+           'banded_bwd', 'BandedAttention', 'banded_attention', 'compressed_attention_triton',
+           'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -218,6 +219,15 @@ def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
 
 # %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
 DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
+DKDV_MIN_SPLIT = 256                     # ... or fewer, down to this, where the key tiles alone would leave SMs idle
+
+def _dkdv_split(T:int, n_tiles:int, BT:int, device) -> int:
+    "Queries per dk/dv program of the compressed branch: DKDV_SPLIT, or fewer while `n_tiles` key tiles x splits are under two programs per SM."
+    split = min(T, DKDV_SPLIT)
+    if INTERPRET: return split
+    want = triton.cdiv(2 * torch.cuda.get_device_properties(device).multi_processor_count, n_tiles)
+    n_sp = max(triton.cdiv(T, split), min(want, triton.cdiv(T, DKDV_MIN_SPLIT)))
+    return min(T, triton.cdiv(triton.cdiv(T, n_sp), BT) * BT)                    # whole row tiles per program
 
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     "Backward launches: gradients `dq, dk, dv` of `banded_fwd`'s output."
@@ -230,10 +240,10 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=_bwd_stages(BK, BV))
-    # A compressed key is seen by every later query: a key tile's query loop can be ~T long. Split that loop over
-    # programs of `split` queries writing fp32 partials, summed in a fixed order (deterministic). The window's loop
-    # is at most w + BN long and needs no split.
-    split = T if w is not None else min(T, DKDV_SPLIT)
+    # A compressed key is seen by every later query: a key tile's query loop can be ~T long, and there are only
+    # T/(d*BN) key tiles (2 per head at T=2048). Split that loop over programs of `split` queries writing fp32 partials,
+    # summed in a fixed order (deterministic). The window's loop is at most w + BN long and needs no split.
+    split = T if w is not None else _dkdv_split(T, triton.cdiv(S, BN) * B * H, BM // G, q.device)
     n_sp = triton.cdiv(T, split)
     part = n_sp > 1
     pk = torch.empty(n_sp, *k.shape, device=k.device, dtype=torch.float32) if part else dk
