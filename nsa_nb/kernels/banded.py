@@ -16,8 +16,8 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DKDV_SPLIT', 'DKDV_MIN_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'row_dot',
-           'banded_bwd', 'BandedAttention', 'banded_attention', 'compressed_attention_triton',
-           'sliding_attention_triton']
+           'hand_delta', 'take_delta', 'banded_bwd', 'BandedAttention', 'banded_attention',
+           'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -217,6 +217,18 @@ def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
     _row_dot_kernel[(triton.cdiv(n_rows, BR),)](o, do, delta, n_rows, V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
     return delta
 
+# %% ../../nbs/06a_kernel_banded.ipynb #7d1e1a02
+def hand_delta(do:torch.Tensor,     # [B, T, HQ, V] the gradient a branch output will receive
+               delta:torch.Tensor): # [B, T, HQ] fp32 rowsum(o * do), contiguous
+    "Attach `delta` to `do` for `take_delta` (the gated sum's backward, notebook 06c)."
+    do._nsa_delta = (delta, do._version)
+
+def take_delta(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
+    "`delta [B, T, HQ]` fp32 = rowsum(o * dO): the one handed over with this very `do` (same version), else one `row_dot` pass."
+    handed = getattr(do, '_nsa_delta', None)
+    if handed is not None and handed[1] == do._version and handed[0].shape == do.shape[:-1]: return handed[0]
+    return row_dot(o, do)
+
 # %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
 DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
 DKDV_MIN_SPLIT = 256                     # ... or fewer, down to this, where the key tiles alone would leave SMs idle
@@ -234,7 +246,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     S = k.shape[1]
     q, k, v, do = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous()
-    delta = row_dot(o, do)                                                         # [B, T, HQ] fp32
+    delta = take_delta(o, do)                                                      # [B, T, HQ] fp32
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     BM, BN, BK, BV, nw = _bwd_tiles(G, K, V, w is not None)
     pos_args, window = _params(k_pos, w)

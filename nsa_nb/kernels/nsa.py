@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..config import NSAConfig
-from .banded import INTERPRET, dot_precision, compressed_attention_triton, sliding_attention_triton
+from .banded import INTERPRET, dot_precision, hand_delta, compressed_attention_triton, sliding_attention_triton
 from .selection import selected_attention_triton
 
 # %% auto #0
@@ -195,23 +195,26 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
     tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
 
 @triton.jit
-def _combine_bwd_branch(g, dg, O_i, DO_i, b_do, off, m_r, m):
-    "Branch i's gradients: `g`, `dg` point at gate i of each row."
+def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, b_do, o_r, off, m_r, m):
+    "Branch i's gradients: `g`, `dg` point at gate i of each row; also delta_i = rowsum(o_i * dO_i) of the dO_i as stored, for the branch's backward."
     g_i = tl.load(g, mask=m_r, other=0.).to(tl.float32)
-    tl.store(DO_i + off, (g_i[:, None] * b_do).to(DO_i.dtype.element_ty), mask=m)
-    tl.store(dg, tl.sum(b_do * tl.load(O_i + off, mask=m, other=0.).to(tl.float32), 1).to(dg.dtype.element_ty), mask=m_r)
+    b_doi = (g_i[:, None] * b_do).to(DO_i.dtype.element_ty)
+    tl.store(DO_i + off, b_doi, mask=m)
+    b_oi = tl.load(O_i + off, mask=m, other=0.).to(tl.float32)
+    tl.store(dg, tl.sum(b_do * b_oi, 1).to(dg.dtype.element_ty), mask=m_r)
+    tl.store(DELTA_i + o_r, tl.sum(b_doi.to(tl.float32) * b_oi, 1), mask=m_r)
 
 @triton.jit
-def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
+def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
     o_r = tl.program_id(0) * BR + tl.arange(0, BR)
     m_r, o_v = o_r < n_rows, tl.arange(0, BV)
     m = m_r[:, None] & (o_v < V)[None, :]
     off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]
     b_do = tl.load(DO + off, mask=m, other=0.).to(tl.float32)
     g, dg = G + o_r.to(tl.int64) * 3, DG + o_r.to(tl.int64) * 3                   # [rows, 3]
-    _combine_bwd_branch(g, dg, OC, DOC, b_do, off, m_r, m)
-    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, b_do, off, m_r, m)
-    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, b_do, off, m_r, m)
+    _combine_bwd_branch(g, dg, OC, DOC, DELTA, b_do, o_r, off, m_r, m)             # DELTA [3, rows]
+    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, DELTA + n_rows, b_do, o_r, off, m_r, m)
+    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, DELTA + 2 * n_rows, b_do, o_r, off, m_r, m)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #aa32b2d4
 def _combine_launch(n_rows:int, V:int):
@@ -234,7 +237,9 @@ class GateCombine(torch.autograd.Function):
         g, o_c, o_s, o_w = ctx.saved_tensors
         grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
         dg, do_c, do_s, do_w = torch.empty_like(g), torch.empty_like(o_c), torch.empty_like(o_s), torch.empty_like(o_w)
-        _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, g.numel() // 3, **meta)
+        delta = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)   # [3, B, T, HQ]
+        _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, delta, g.numel() // 3, **meta)
+        for do_i, delta_i in zip((do_c, do_s, do_w), delta): hand_delta(do_i, delta_i)   # the branches' backward skip row_dot
         return dg, do_c, do_s, do_w
 
 def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates

@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot
+from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, take_delta
 
 # %% auto #0
 __all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'TOKENS_PER_PROGRAM', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx',
@@ -336,7 +336,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
-    delta = row_dot(o, do)                                                            # [B, T, HQ] fp32
+    delta = take_delta(o, do)                                                         # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     dq = torch.empty_like(q)
