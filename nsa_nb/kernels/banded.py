@@ -29,6 +29,27 @@ def _key_range(t0, t_last, S, ps, po, w, WINDOW: tl.constexpr):
     else: s_lo = s_hi * 0
     return s_lo, s_hi
 
+@triton.jit
+def _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr):
+    "[s_a, s_b): the key tiles s_lo + k*BN that every query in [t0, t_last] sees whole, so they need no mask; the tiles before and after do."
+    n_all = tl.minimum(tl.where(t0 >= po, (t0 - po) // ps + 1, 0), S)            # keys t0 sees: every later query sees them too
+    nk = tl.cdiv(s_hi - s_lo, BN)
+    k_b = tl.maximum(n_all - s_lo, 0) // BN
+    if WINDOW: k_a = tl.cdiv(tl.maximum(t_last - w + 1 - s_lo, 0), BN)          # past the window's edge for t_last
+    else: k_a = k_b * 0
+    k_a = tl.minimum(k_a, nk)
+    return s_lo + k_a * BN, s_lo + tl.minimum(tl.maximum(k_b, k_a), nk) * BN
+
+@triton.jit
+def _whole_row_tiles(i_lo, i_hi, s0, S, t_lo, t_hi, ps, po, w, BN: tl.constexpr, BT: tl.constexpr, WINDOW: tl.constexpr):
+    "[i_a, i_b): the row tiles i (tokens i*BT..i*BT+BT-1) in [i_lo, i_hi) that see the whole key tile [s0, s0+BN) and lie in [t_lo, t_hi)."
+    i_a = tl.cdiv(tl.maximum((s0 + BN - 1) * ps + po, t_lo), BT)                 # first token sees the tile's last key
+    x = t_hi
+    if WINDOW: x = tl.minimum(x, s0 * ps + po + w)                                # last token still sees its first key
+    i_b = tl.where(s0 + BN <= S, x // BT, 0)
+    i_a = tl.minimum(tl.maximum(i_a, i_lo), i_hi)
+    return i_a, tl.minimum(tl.maximum(i_b, i_a), i_hi)
+
 # %% ../../nbs/06a_kernel_banded.ipynb #c0469f9b
 @triton.jit
 def _rows(i_m, T, G: tl.constexpr, BM: tl.constexpr):
@@ -58,6 +79,23 @@ def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
 
 # %% ../../nbs/06a_kernel_banded.ipynb #386bc3c3
 @triton.jit
+def _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w,
+              H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BN: tl.constexpr,
+              WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
+    "Key tile [s0, s0+BN) of the online softmax; MASK: some query of the tile may not see some of its keys."
+    o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
+    key = key0 + o_s * H                                                           # [BN] flat (b, s, h)
+    b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=(o_s < s_hi)[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BN]
+    b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
+    b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale                       # [BM, BN], log2 units
+    if MASK:
+        pos = o_s * ps + po
+        m_s = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :]
+        if WINDOW: m_s = m_s & (pos[None, :] > r_t[:, None] - w)
+        b_s = tl.where(m_s, b_s, float('-inf'))
+    return online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)                   # rows with no key yet stay at m = -inf, l = 0
+
+@triton.jit
 def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                        BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
@@ -67,21 +105,20 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = ((i_b * T + r_t) * HQ + i_h * G + r_g)                                  # [BM] flat (b, t, head)
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
-    s_lo, s_hi = _key_range(i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1, S, ps, po, w, WINDOW)
+    t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
+    s_lo, s_hi = _key_range(t0, t_last, S, ps, po, w, WINDOW)
+    s_a, s_b = _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN, WINDOW)
     qk_scale = scale * 1.4426950408889634                                         # log2(e): exp2 below
+    key0 = i_b * S * H + i_h
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
-    for s0 in range(s_lo, s_hi, BN):
-        o_s = s0 + tl.arange(0, BN)
-        key = (i_b * S + o_s) * H + i_h                                            # [BN] flat (b, s, h)
-        b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=(o_s < s_hi)[None, :] & (o_k < K)[:, None], other=0.)  # [BK, BN]
-        b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
-        pos = o_s * ps + po
-        m_s = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :]
-        if WINDOW: m_s = m_s & (pos[None, :] > r_t[:, None] - w)
-        b_s = tl.where(m_s, tl.dot(b_q, b_k, input_precision=PREC) * qk_scale, float('-inf'))          # [BM, BN], log2 units
-        b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # rows with no key yet stay at m = -inf, l = 0
+    for s0 in range(s_lo, s_a, BN):                                               # the window's edge
+        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, True)
+    for s0 in range(s_a, s_b, BN):                                                # whole tiles: no mask
+        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, False)
+    for s0 in range(s_b, s_hi, BN):                                               # the diagonal
+        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, True)
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
@@ -133,6 +170,24 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
 
 # %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
 @triton.jit
+def _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo, t_hi, i_b, i_h, qk_scale, w,
+               HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
+               BM: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
+    "Row tile i_m's part of the key tile's dk, dv; MASK: some row may not see some key (unmasked, rows not valid load zeros: p (dO, dO v - delta) = 0)."
+    r_t, r_g, m_r = _rows(i_m, T, G, BM)
+    m_r = m_r & (r_t >= sp_lo) & (r_t < t_hi)                                    # rows of this split only
+    row = (i_b * T + r_t) * HQ + i_h * G + r_g
+    b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
+    b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
+    if MASK:
+        m = (pos[None, :] <= r_t[:, None]) & m_s[None, :] & m_r[:, None]
+        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
+        b_p = tl.where(m, b_p, 0.)
+    b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
+    b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
+    return b_dk + tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC), b_dv
+
+@triton.jit
 def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                             BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr,
@@ -149,19 +204,16 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
     t_lo = tl.maximum(i_n * BN * ps + po, i_sp * split)           # first query that sees the tile's first key, in this split
     t_hi = tl.minimum(T, i_sp * split + split)
     if WINDOW: t_hi = tl.minimum(t_hi, (i_n * BN + BN - 1) * ps + po + w)
+    i_lo, i_hi = t_lo // BT, tl.cdiv(t_hi, BT)
+    i_a, i_b_ = _whole_row_tiles(i_lo, i_hi, i_n * BN, S, i_sp * split, t_hi, ps, po, w, BN, BT, WINDOW)
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BN, BK], tl.float32), tl.zeros([BN, BV], tl.float32)
-    for i_m in range(t_lo // BT, tl.cdiv(t_hi, BT)):
-        r_t, r_g, m_r = _rows(i_m, T, G, BM)
-        m_r = m_r & (r_t >= i_sp * split) & (r_t < t_hi)                         # rows of this split only
-        row = (i_b * T + r_t) * HQ + i_h * G + r_g
-        b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
-        m = (pos[None, :] <= r_t[:, None]) & m_s[None, :] & m_r[:, None]
-        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)  # [BM, BN]
-        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
-        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
+    for i_m in range(i_lo, i_a):                                                  # the diagonal (and a split's first tile)
+        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, True)
+    for i_m in range(i_a, i_b_):                                                  # whole tiles: no mask
+        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, False)
+    for i_m in range(i_b_, i_hi):                                                 # the window's edge, the split's end
+        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, True)
     if PARTIAL:                                                   # fp32 partials [n_split, B*S*H, K|V], summed after
         base = i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H
         tl.store(DK + (base + key)[:, None] * K + o_k[None, :], b_dk * scale, mask=m_s[:, None] & (o_k < K)[None, :])
@@ -172,29 +224,45 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
 
 # %% ../../nbs/06a_kernel_banded.ipynb #69abe255
 @triton.jit
+def _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w,
+             H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BN: tl.constexpr,
+             WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
+    "Key tile [s0, s0+BN)'s part of dq; MASK as in `_fwd_step` (unmasked, rows not valid load zeros and are not stored)."
+    o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
+    key = key0 + o_s * H
+    b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=(o_s < s_hi)[:, None] & (o_k < K)[None, :], other=0.)  # [BN, BK]
+    b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
+    b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
+    if MASK:
+        pos = o_s * ps + po
+        m = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :] & m_r[:, None]
+        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
+        b_p = tl.where(m, b_p, 0.)
+    b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
+    return b_dq + tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+
+@triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                           BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
-    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    o_k = tl.arange(0, BK)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
-    s_lo, s_hi = _key_range(i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1, S, ps, po, w, WINDOW)
+    t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
+    s_lo, s_hi = _key_range(t0, t_last, S, ps, po, w, WINDOW)
+    s_a, s_b = _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN, WINDOW)
     qk_scale = scale * 1.4426950408889634
+    key0 = i_b * S * H + i_h
     b_dq = tl.zeros([BM, BK], tl.float32)
-    for s0 in range(s_lo, s_hi, BN):
-        o_s = s0 + tl.arange(0, BN)
-        key = (i_b * S + o_s) * H + i_h
-        b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=(o_s < s_hi)[:, None] & (o_k < K)[None, :], other=0.)  # [BN, BK]
-        b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
-        pos = o_s * ps + po
-        m = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :] & m_r[:, None]
-        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
-        b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+    for s0 in range(s_lo, s_a, BN):
+        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, True)
+    for s0 in range(s_a, s_b, BN):
+        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, False)
+    for s0 in range(s_b, s_hi, BN):
+        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, True)
     tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2eaf5664
