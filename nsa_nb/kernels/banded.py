@@ -173,7 +173,7 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
 def _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo, t_hi, i_b, i_h, qk_scale, w,
                HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
                BM: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    "Row tile i_m's part of the key tile's dk, dv; MASK: some row may not see some key (unmasked, rows not valid load zeros: p (dO, dO v - delta) = 0)."
+    "Row tile i_m's part of the key tile's dk, dv; MASK: some row may not see some key (unmasked, rows not valid load q = dO = 0 and add nothing)."
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
     m_r = m_r & (r_t >= sp_lo) & (r_t < t_hi)                                    # rows of this split only
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
