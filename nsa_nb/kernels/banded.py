@@ -21,10 +21,14 @@ __all__ = ['INTERPRET', 'DKDV_SPLIT', 'DKDV_MIN_SPLIT', 'online_softmax_step', '
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
+def _n_seen(t, S, ps, po):
+    "How many of the S keys sit at or before query t: pi(s) = s*ps + po <= t."
+    return tl.minimum(tl.where(t >= po, (t - po) // ps + 1, 0), S)
+
+@triton.jit
 def _key_range(t0, t_last, S, ps, po, w, WINDOW: tl.constexpr):
     "Keys [s_lo, s_hi) that any query in [t0, t_last] may see: pi(s) = s*ps + po, t - w < pi(s) <= t."
-    num = t_last - po
-    s_hi = tl.minimum(tl.where(num >= 0, num // ps + 1, 0), S)
+    s_hi = _n_seen(t_last, S, ps, po)
     if WINDOW: s_lo = tl.maximum(t0 - w + 1, 0)          # window keys have ps = 1, po = 0
     else: s_lo = s_hi * 0
     return s_lo, s_hi
@@ -32,7 +36,7 @@ def _key_range(t0, t_last, S, ps, po, w, WINDOW: tl.constexpr):
 @triton.jit
 def _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr):
     "[s_a, s_b): the key tiles s_lo + k*BN that every query in [t0, t_last] sees whole, so they need no mask; the tiles before and after do."
-    n_all = tl.minimum(tl.where(t0 >= po, (t0 - po) // ps + 1, 0), S)            # keys t0 sees: every later query sees them too
+    n_all = _n_seen(t0, S, ps, po)                                                # keys t0 sees: every later query sees them too
     nk = tl.cdiv(s_hi - s_lo, BN)
     k_b = tl.maximum(n_all - s_lo, 0) // BN
     if WINDOW: k_a = tl.cdiv(tl.maximum(t_last - w + 1 - s_lo, 0), BN)          # past the window's edge for t_last

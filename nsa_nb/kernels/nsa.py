@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..config import NSAConfig
-from .banded import INTERPRET, dot_precision, hand_delta, compressed_attention_triton, sliding_attention_triton
+from .banded import INTERPRET, _n_seen, dot_precision, hand_delta, compressed_attention_triton, sliding_attention_triton
 from .selection import selected_attention_triton
 
 # %% auto #0
@@ -77,7 +77,7 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
         o_jj = tl.arange(0, BJ)
         tl.store(p_row + o_jj[None, :], tl.zeros([BT, BJ], tl.float32), mask=m_t[:, None] & (o_jj < MU)[None, :] & (o_jj < n_slc)[None, :])
     n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1                               # blocks visible to the tile's last query
-    n_all = tl.where(t0 >= l - 1, tl.minimum((t0 - l + 1) // d + 1, N), 0)         # compressed blocks visible to its first
+    n_all = _n_seen(t0, N, d, l - 1)                                                # compressed blocks visible to its first
     j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
     qk_scale = scale * 1.4426950408889634
     for j0 in range(0, j_all, BJ):
@@ -150,7 +150,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     MU = -(-(LU - 1) // SU)                                                          # later selection blocks a compressed block spills into
     BT = max(1, (16 if INTERPRET else 128) // GP)
     BC = 16 if INTERPRET else min(256, max(32, SCORES_TILE // BT))                 # compressed blocks a step (H100 sweep)
-    BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU, 1)                        # in BJ groups of SU
+    BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU)                           # in BJ groups of SU
     Tc = max(BT, min(T, SCORE_BYTES // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)

@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, take_delta
+from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, take_delta
 
 # %% auto #0
 __all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'TOKENS_PER_PROGRAM', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx',
