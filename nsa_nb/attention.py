@@ -165,8 +165,8 @@ def _heads(self:NSAttention, x):
 
 # %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
-def _branches(self:NSAttention, q, ks, vs):
-    "Dispatch to the resolved backend, a requested triton path that cannot run falls back, counted: `(branches, idx, gated sum)`."
+def _attend(self:NSAttention, q, ks, vs, g):
+    "The gated sum of the three branches on the resolved backend, and `(branches, idx)`; a requested triton path that cannot run falls back, counted."
     backend = resolve_backend(self.backend, q.device)
     if backend == 'triton':
         kn = triton_kernels()
@@ -175,9 +175,10 @@ def _branches(self:NSAttention, q, ks, vs):
                            "and the nsa_nb.kernels module); running the reference path", self.fallbacks)
         else:
             reason = kn.unsupported(q, ks, vs, self.cfg)
-            if reason is None: return *kn.nsa_branches(q, ks, vs, self.phi_k, self.phi_v, self.cfg), kn.gate_combine_triton
+            if reason is None: return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg)   # one autograd node
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
-    return *nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg), gate_combine
+    branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
+    return gate_combine(g.to(branches[0].dtype), branches), branches, idx
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
@@ -186,9 +187,8 @@ def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
     self._check_input(x)
     B, T, _ = x.shape
     q, ks, vs = self._heads(x)
-    branches, idx, combine = self._branches(q, ks, vs)
-    g = self.gate(x).to(branches[0].dtype)                                      # [B, T, HQ, 3]
-    o = combine(g, branches)                                                    # Eq. 5 (one Triton pass on the fast path)
+    g = self.gate(x)                                                            # [B, T, HQ, 3]
+    o, branches, idx = self._attend(q, ks, vs, g)                               # Eq. 5 of the three branches
     if self.track_stats: self._last = dict(gates=g.detach(), idx=idx.detach(), T=T)
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
     return (y, branches) if return_branches else y

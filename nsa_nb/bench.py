@@ -21,8 +21,7 @@ def nsa_full(q, k, v, g, cfg:NSAConfig):
     "The whole NSA on heads: `g [B, T, HQ, 3]` gates; returns `o [B, T, HQ, V]`."
     from nsa_nb.kernels import nsa as kn
     phi_k, phi_v = Compressor(cfg.l, cfg.d, k.shape[-1]), Compressor(cfg.l, cfg.d, v.shape[-1])
-    (o_c, o_s, o_w), _ = kn.nsa_branches(q, (k,) * 3, (v,) * 3, phi_k, phi_v, cfg)
-    return kn.gate_combine_triton(g, (o_c, o_s, o_w))                            # what NSAttention runs on this path
+    return kn.nsa_attention_triton(q, (k,) * 3, (v,) * 3, phi_k, phi_v, g, cfg)[0]   # what NSAttention runs on this path
 
 def sdpa_full(q, k, v):
     "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`."

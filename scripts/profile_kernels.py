@@ -1,4 +1,5 @@
-"""Per-kernel GPU time of one NSA attention forward+backward (Triton path: `nsa_branches` and the gated sum), by kernel
+"""Per-kernel GPU time of one NSA attention forward+backward (NSAttention's Triton path, `nsa_attention_triton`; on an older
+tree without it, `nsa_branches` and the gated sum), by kernel
 name, from torch.profiler over 3 steps after 3 warm-up steps, bf16, random inputs, one GPU.
 Usage: python3 scripts/profile_kernels.py B,T,HQ,H,K,TAG [...]   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k"""
 import sys, math, torch, json
@@ -14,8 +15,9 @@ def run(B, T, HQ, H, K, tag):
     phk, phv = Compressor(cfg.l, cfg.d, K).cuda(), Compressor(cfg.l, cfg.d, K).cuda()
     g = torch.rand(B, T, HQ, 3, device='cuda', dtype=torch.bfloat16, requires_grad=True)
     def step():
-        (oc, os_, ow), idx = kn.nsa_branches(q, ks, vs, phk, phv, cfg)
-        o = kn.gate_combine_triton(g, (oc, os_, ow)); o.backward(torch.ones_like(o))
+        if hasattr(kn, 'nsa_attention_triton'): o = kn.nsa_attention_triton(q, ks, vs, phk, phv, g, cfg)[0]
+        else: o = kn.gate_combine_triton(g, kn.nsa_branches(q, ks, vs, phk, phv, cfg)[0])
+        o.backward(torch.ones_like(o))
     for _ in range(3): step()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as p:

@@ -15,9 +15,9 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "start Python with TRITON_INTERPRET=1 in the environment, or import nsa_nb before anything that imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DKDV_SPLIT', 'DKDV_MIN_SPLIT', 'online_softmax_step', 'dot_precision', 'banded_fwd', 'row_dot',
-           'hand_delta', 'take_delta', 'banded_bwd', 'BandedAttention', 'banded_attention',
-           'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['INTERPRET', 'DKDV_SPLIT', 'DKDV_MIN_SPLIT', 'store_dq', 'online_softmax_step', 'dot_precision', 'banded_fwd',
+           'row_dot', 'banded_bwd', 'BandedAttention', 'banded_attention', 'compressed_attention_triton',
+           'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -70,6 +70,14 @@ def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK:
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
     b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
     return b_q, b_do, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, tl.load(DELTA + row, mask=m_r, other=0.)
+
+@triton.jit
+def store_dq(DQ, row, b_dq, m_r, K: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr):
+    "Store rows `row`'s dq tile `[M, BK]` (fp32, scaled); `ACC`: add it to the dq another branch's kernel stored there (one autograd node for the three branches, notebook 06c: no dq sums after them)."
+    o_k = tl.arange(0, BK)
+    ptrs, mask = DQ + row[:, None] * K + o_k[None, :], m_r[:, None] & (o_k < K)[None, :]
+    if ACC: b_dq += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
+    tl.store(ptrs, b_dq.to(DQ.dtype.element_ty), mask=mask)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
 @triton.jit
@@ -248,11 +256,11 @@ def _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, 
 @triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                          BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr):
+                          BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr,
+                          ACC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
-    o_k = tl.arange(0, BK)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
@@ -267,7 +275,7 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
         b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, False)
     for s0 in range(s_b, s_hi, BN):
         b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K, V, BK, BV, BN, WINDOW, PREC, True)
-    tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
+    store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2eaf5664
 @triton.jit
@@ -289,18 +297,6 @@ def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
     _row_dot_kernel[(triton.cdiv(n_rows, BR),)](o, do, delta, n_rows, V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
     return delta
 
-# %% ../../nbs/06a_kernel_banded.ipynb #7d1e1a02
-def hand_delta(do:torch.Tensor,     # [B, T, HQ, V] the gradient a branch output will receive
-               delta:torch.Tensor): # [B, T, HQ] fp32 rowsum(o * do), contiguous
-    "Attach `delta` to `do` for `take_delta` (the gated sum's backward, notebook 06c)."
-    do._nsa_delta = (delta, do._version)
-
-def take_delta(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
-    "`delta [B, T, HQ]` fp32 = rowsum(o * dO): the one handed over with this very `do` (same version), else one `row_dot` pass."
-    handed = getattr(do, '_nsa_delta', None)
-    if handed is not None and handed[1] == do._version and handed[0].shape == do.shape[:-1]: return handed[0]
-    return row_dot(o, do)
-
 # %% ../../nbs/06a_kernel_banded.ipynb #e67436cd
 DKDV_SPLIT = 32 if INTERPRET else 4096   # queries per dk/dv program of the compressed branch (small on the CPU: the split path is tested)
 DKDV_MIN_SPLIT = 256                     # ... or fewer, down to this, where the key tiles alone would leave SMs idle
@@ -313,13 +309,16 @@ def _dkdv_split(T:int, n_tiles:int, BT:int, device) -> int:
     n_sp = max(triton.cdiv(T, split), min(want, triton.cdiv(T, DKDV_MIN_SPLIT)))
     return min(T, triton.cdiv(triton.cdiv(T, n_sp), BT) * BT)                    # whole row tiles per program
 
-def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
+def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
+               delta=None,   # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
+               dq=None):     # [B, T, HQ, K] contiguous: another branch's dq, to which this one's is added in place; None: a new tensor
     "Backward launches: gradients `dq, dk, dv` of `banded_fwd`'s output."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     S = k.shape[1]
     q, k, v, do = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous()
-    delta = take_delta(o, do)                                                      # [B, T, HQ] fp32
-    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    delta = row_dot(o, do) if delta is None else delta                             # [B, T, HQ] fp32
+    acc = dq is not None
+    dq, dk, dv = dq if acc else torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     BM, BN, BK, BV, nw = _bwd_tiles(G, K, V, w is not None)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
@@ -334,7 +333,7 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale):
     pv = torch.empty(n_sp, *v.shape, device=v.device, dtype=torch.float32) if part else dv
     _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), n_sp, B * H)](q, k, v, do, lse, delta, pk, pv, *args, split, **meta, PARTIAL=part)
     if part: dk.copy_(pk.sum(0)); dv.copy_(pv.sum(0))
-    _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta)
+    _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta, ACC=acc)
     return dq, dk, dv
 
 # %% ../../nbs/06a_kernel_banded.ipynb #c23442d3

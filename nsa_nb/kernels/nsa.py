@@ -10,12 +10,13 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..config import NSAConfig
-from .banded import INTERPRET, _n_seen, dot_precision, hand_delta, compressed_attention_triton, sliding_attention_triton
-from .selection import selected_attention_triton
+from .banded import INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd, compressed_attention_triton, sliding_attention_triton
+from .selection import SEG, _in_backward, invert_selection_start, sel_fwd, sel_bwd, sel_tiles, selected_attention_triton
 
 # %% auto #0
 __all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_TILE', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
-           'tensors_unsupported', 'unsupported', 'GateCombine', 'gate_combine_triton', 'nsa_branches']
+           'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine', 'check_gates',
+           'gate_combine_triton', 'nsa_branches', 'NSAGated', 'nsa_attention_triton']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -222,32 +223,43 @@ def _combine_launch(n_rows:int, V:int):
     BR = max(1, (256 if INTERPRET else 4096) // BV)                                # rows per program: ~4k elements
     return (triton.cdiv(n_rows, BR),), dict(V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
 
+def combine_fwd(g, o_c, o_s, o_w):
+    "Eq. 5: `g [B, T, HQ, 3]` (contiguous), three contiguous `[B, T, HQ, V]` -> `o`, in the branches' dtype."
+    grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
+    o = torch.empty_like(o_c)
+    _combine_fwd_kernel[grid](g, o_c, o_s, o_w, o, g.numel() // 3, **meta)
+    return o
+
+def combine_bwd(g, o_c, o_s, o_w, do):
+    "Eq. 5's backward: `dg`, the three `do_i = g_i do`, and `delta [3, B, T, HQ]` fp32 = rowsum(o_i * do_i) for the branches' backward."
+    grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
+    dg, do_c, do_s, do_w = torch.empty_like(g), torch.empty_like(o_c), torch.empty_like(o_s), torch.empty_like(o_w)
+    delta = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)
+    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, delta, g.numel() // 3, **meta)
+    return dg, (do_c, do_s, do_w), delta
+
 class GateCombine(torch.autograd.Function):
     @staticmethod
     def forward(ctx, g, o_c, o_s, o_w):
-        grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
-        o = torch.empty_like(o_c)
-        _combine_fwd_kernel[grid](g, o_c, o_s, o_w, o, g.numel() // 3, **meta)
         ctx.save_for_backward(g, o_c, o_s, o_w)
-        return o
+        return combine_fwd(g, o_c, o_s, o_w)
 
     @staticmethod
     @torch.autograd.function.once_differentiable
     def backward(ctx, do):
-        g, o_c, o_s, o_w = ctx.saved_tensors
-        grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
-        dg, do_c, do_s, do_w = torch.empty_like(g), torch.empty_like(o_c), torch.empty_like(o_s), torch.empty_like(o_w)
-        delta = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)   # [3, B, T, HQ]
-        _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, delta, g.numel() // 3, **meta)
-        for do_i, delta_i in zip((do_c, do_s, do_w), delta): hand_delta(do_i, delta_i)   # the branches' backward skip row_dot
-        return dg, do_c, do_s, do_w
+        dg, do_i, _ = combine_bwd(*ctx.saved_tensors, do)
+        return dg, *do_i
+
+def check_gates(g:torch.Tensor, o_c:torch.Tensor, o_s:torch.Tensor, o_w:torch.Tensor):
+    "A clear error unless `g` is `[B, T, HQ, 3]` for three equal `[B, T, HQ, V]` branch outputs."
+    if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
+        raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in (o_c, o_s, o_w)]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")
 
 def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
                         branches:tuple):     # three [B, T, HQ, V] branch outputs
     "Eq. 5 in one Triton pass forward and one backward; `nsa_nb.attention.gate_combine`'s contract, but the output keeps the branches' dtype (the layer casts its gates to it)."
     o_c, o_s, o_w = (b.contiguous() for b in branches)
-    if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
-        raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in branches]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")
+    check_gates(g, o_c, o_s, o_w)
     return GateCombine.apply(g.contiguous(), o_c, o_s, o_w)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2aba0ac8
@@ -259,3 +271,48 @@ def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None):
     o_sel, _ = selected_attention_triton(q, ks[1], vs[1], idx, cfg.l_sel, scale)
     o_win, _ = sliding_attention_triton(q, ks[2], vs[2], cfg.w, scale)
     return (o_cmp, o_sel, o_win), idx
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #5d8ec437
+class NSAGated(torch.autograd.Function):
+    "Compressed, selected and sliding attention and their gated sum (Eq. 5) as one autograd node."
+    @staticmethod
+    def forward(ctx, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, cfg, scale, invert):
+        cmp_pos, G = (cfg.d, cfg.l - 1), q.shape[2] // k_sel.shape[2]               # compressed key i sits at i*d + l - 1
+        o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, cmp_pos, None, scale)
+        idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
+        tiles = sel_tiles(idx, G)
+        o_s, lse_s = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, tiles)
+        o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
+        ctx.save_for_backward(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles)
+        ctx.cfg, ctx.scale, ctx.cmp_pos = cfg, scale, cmp_pos
+        ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], cfg.l_sel), SEG) if invert else None   # for the backward
+        ctx.mark_non_differentiable(idx)
+        ctx.set_materialize_grads(False)                                             # outputs without a gradient come as None, not zeros
+        return combine_fwd(g, o_c, o_s, o_w), o_c, o_s, o_w, idx
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, do, *do_extra):                                                # do_extra: the branch outputs' own gradients, idx's
+        g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles = ctx.saved_tensors
+        cfg, scale, inv, ctx.inv = ctx.cfg, ctx.scale, ctx.inv, None
+        dg, do_i, delta = combine_bwd(g, o_c, o_s, o_w, torch.zeros_like(o_c) if do is None else do)
+        do_i, delta = list(do_i), list(delta)
+        for i, (o_i, extra) in enumerate(zip((o_c, o_s, o_w), do_extra)):            # a branch output used elsewhere too
+            if extra is not None: do_i[i] = do_i[i] + extra; delta[i] = row_dot(o_i, do_i[i])
+        dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse_c, do_i[0], ctx.cmp_pos, None, scale, delta=delta[0])
+        _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse_s, do_i[1], cfg.l_sel, scale, inv=inv, tiles=tiles, delta=delta[1], dq=dq)
+        _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse_w, do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)   # dq: all three
+        return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w, None, None, None
+
+def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
+                         ks:tuple, vs:tuple, # keys, values for (cmp, sel, win): [B, T, H, K|V] each (the same tensor thrice when shared)
+                         phi_k, phi_v,       # compressors (PyTorch modules, outside the node)
+                         g:torch.Tensor,     # [B, T, HQ, 3] gates, in q's dtype
+                         cfg:NSAConfig, scale:float|None=None):
+    "`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the three Triton branches as one autograd node."
+    if g.shape != (*q.shape[:-1], 3): raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
+    k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
+    ins = (g.contiguous(), q.contiguous(), k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2])
+    invert = torch.is_grad_enabled() and any(t.requires_grad for t in ins) and not _in_backward()   # a backward will come
+    o, o_c, o_s, o_w, idx = NSAGated.apply(*ins, cfg, scale or 1 / math.sqrt(q.shape[-1]), invert)
+    return o, (o_c, o_s, o_w), idx

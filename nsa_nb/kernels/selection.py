@@ -10,7 +10,7 @@ if not torch.cuda.is_available(): os.environ.setdefault('TRITON_INTERPRET', '1')
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, take_delta
+from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq
 
 # %% auto #0
 __all__ = ['ROWS', 'MAX_TILE_G', 'UNION_FRAC', 'TOKENS_PER_PROGRAM', 'LAUNCH', 'PAD_BLOCK', 'SEG', 'sel_tiles', 'check_idx',
@@ -191,8 +191,8 @@ def tile_blocks(idx:torch.Tensor, BT:int):
 @triton.jit
 def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
                  HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
-                 BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
-    "dq of rows `r_t, r_g` ([BM] token, head in group) over the blocks `BLK[lst : lst + nblk]`, as `_sel_fwd_rows` attended."
+                 BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr, ACC: tl.constexpr):
+    "dq of rows `r_t, r_g` ([BM] token, head in group) over the blocks `BLK[lst : lst + nblk]`, as `_sel_fwd_rows` attended; `ACC`: added to DQ's."
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
@@ -209,20 +209,20 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
         b_p = tl.where(b_bias > float('-inf'), tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale + b_bias - b_lse[:, None]), 0.)
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BM, BS]
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
-    tl.store(DQ + row[:, None] * K + o_k[None, :], (b_dq * scale).to(DQ.dtype.element_ty), mask=m_r[:, None] & (o_k < K)[None, :])
+    store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
 
 @triton.jit
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                        NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                       ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
+                       ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, ACC: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     for s in range(TPP):                                                             # the forward's programs and split
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
-            _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
+            _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC, ACC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
@@ -332,16 +332,19 @@ def _dkdv_launch(BK:int, BV:int) -> dict:
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float, seg:int|None=None,
             inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
-            tiles=None):           # `sel_tiles(idx, G)` from the forward
+            tiles=None,            # `sel_tiles(idx, G)` from the forward
+            delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
+            dq=None):              # [B, T, HQ, K] contiguous: another branch's dq, to which this one's is added in place; None: a new tensor
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
-    delta = take_delta(o, do)                                                         # [B, T, HQ] fp32
+    delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1]) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
-    dq = torch.empty_like(q)
-    for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
-        dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=meta['PREC'])
+    acc = dq is not None
+    dq = dq if acc else torch.empty_like(q)
+    for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):               # each row's dq comes from exactly one launch
+        dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
         _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, idx.shape[-1]), scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     (sb, ss, se, so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, seg or SEG))
