@@ -196,26 +196,31 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
     tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
 
 @triton.jit
-def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, b_do, o_r, off, m_r, m):
-    "Branch i's gradients: `g`, `dg` point at gate i of each row; also delta_i = rowsum(o_i * dO_i) of the dO_i as stored, for the branch's backward."
-    g_i = tl.load(g, mask=m_r, other=0.).to(tl.float32)
-    b_doi = (g_i[:, None] * b_do).to(DO_i.dtype.element_ty)
-    tl.store(DO_i + off, b_doi, mask=m)
+def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, b_do, o_r, off, m_r, m, FOLD: tl.constexpr):
+    "Branch i's gradients: `g`, `dg` point at gate i of each row. Also, for the branch's backward: dO_i = g_i dO and delta_i = rowsum(o_i * dO_i) (as stored); or, `FOLD`, the gate folded into the branch's lse (in place) and delta, dO_i not written: lse_i - ln g_i and rowsum(o_i * dO)."
+    g_i = tl.load(g, mask=m_r, other=1.).to(tl.float32)
     b_oi = tl.load(O_i + off, mask=m, other=0.).to(tl.float32)
-    tl.store(dg, tl.sum(b_do * b_oi, 1).to(dg.dtype.element_ty), mask=m_r)
-    tl.store(DELTA_i + o_r, tl.sum(b_doi.to(tl.float32) * b_oi, 1), mask=m_r)
+    b_dg = tl.sum(b_do * b_oi, 1)                                                   # [BR] dL/dg_i = rowsum(o_i * dO), fp32
+    tl.store(dg, b_dg.to(dg.dtype.element_ty), mask=m_r)
+    if FOLD:
+        tl.store(DELTA_i + o_r, b_dg, mask=m_r)                                      # = delta_i / g_i
+        tl.store(LSE_i + o_r, tl.load(LSE_i + o_r, mask=m_r, other=0.) - tl.log(g_i), mask=m_r)   # p_i g_i = exp(s - (lse_i - ln g_i))
+    else:
+        b_doi = (g_i[:, None] * b_do).to(O_i.dtype.element_ty)
+        tl.store(DO_i + off, b_doi, mask=m)
+        tl.store(DELTA_i + o_r, tl.sum(b_doi.to(tl.float32) * b_oi, 1), mask=m_r)
 
 @triton.jit
-def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr):
+def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr, FOLD: tl.constexpr):
     o_r = tl.program_id(0) * BR + tl.arange(0, BR)
     m_r, o_v = o_r < n_rows, tl.arange(0, BV)
     m = m_r[:, None] & (o_v < V)[None, :]
     off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]
     b_do = tl.load(DO + off, mask=m, other=0.).to(tl.float32)
     g, dg = G + o_r.to(tl.int64) * 3, DG + o_r.to(tl.int64) * 3                   # [rows, 3]
-    _combine_bwd_branch(g, dg, OC, DOC, DELTA, b_do, o_r, off, m_r, m)             # DELTA [3, rows]
-    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, DELTA + n_rows, b_do, o_r, off, m_r, m)
-    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, DELTA + 2 * n_rows, b_do, o_r, off, m_r, m)
+    _combine_bwd_branch(g, dg, OC, DOC, DELTA, LC, b_do, o_r, off, m_r, m, FOLD)             # DELTA [3, rows]
+    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, DELTA + n_rows, LS, b_do, o_r, off, m_r, m, FOLD)
+    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, DELTA + 2 * n_rows, LW, b_do, o_r, off, m_r, m, FOLD)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #aa32b2d4
 def _combine_launch(n_rows:int, V:int):
@@ -230,13 +235,15 @@ def combine_fwd(g, o_c, o_s, o_w):
     _combine_fwd_kernel[grid](g, o_c, o_s, o_w, o, g.numel() // 3, **meta)
     return o
 
-def combine_bwd(g, o_c, o_s, o_w, do):
-    "Eq. 5's backward: `dg`, the three `do_i = g_i do`, and `delta [3, B, T, HQ]` fp32 = rowsum(o_i * do_i) for the branches' backward."
+def combine_bwd(g, o_c, o_s, o_w, do,
+                lse:tuple|None=None): # the branches' lse [B, T, HQ] fp32 contiguous, to fold the gates into (in place); None: write the do_i
+    "Eq. 5's backward: `dg`, the three `do_i = g_i do` (None with `lse`: not written, the gates are folded into `lse`), and `delta [3, B, T, HQ]` fp32 for the branches' backward."
     grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
-    dg, do_c, do_s, do_w = torch.empty_like(g), torch.empty_like(o_c), torch.empty_like(o_s), torch.empty_like(o_w)
-    delta = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)
-    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do.contiguous(), dg, do_c, do_s, do_w, delta, g.numel() // 3, **meta)
-    return dg, (do_c, do_s, do_w), delta
+    do, fold = do.contiguous(), lse is not None
+    dg, delta = torch.empty_like(g), torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)
+    do_i = (do,) * 3 if fold else tuple(torch.empty_like(o) for o in (o_c, o_s, o_w))   # (unused pointers when folded)
+    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *(lse if fold else (delta,) * 3), g.numel() // 3, **meta, FOLD=fold)
+    return dg, (None if fold else do_i), delta
 
 class GateCombine(torch.autograd.Function):
     @staticmethod
@@ -295,10 +302,16 @@ class NSAGated(torch.autograd.Function):
     def backward(ctx, do, *do_extra):                                                # do_extra: the branch outputs' own gradients, idx's
         g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles = ctx.saved_tensors
         cfg, scale, inv, ctx.inv = ctx.cfg, ctx.scale, ctx.inv, None
-        dg, do_i, delta = combine_bwd(g, o_c, o_s, o_w, torch.zeros_like(o_c) if do is None else do)
-        do_i, delta = list(do_i), list(delta)
-        for i, (o_i, extra) in enumerate(zip((o_c, o_s, o_w), do_extra)):            # a branch output used elsewhere too
-            if extra is not None: do_i[i] = do_i[i] + extra; delta[i] = row_dot(o_i, do_i[i])
+        do = torch.zeros_like(o_c) if do is None else do.contiguous()
+        extra = any(x is not None for x in do_extra[:3])                            # a branch output used elsewhere too
+        if extra:                                                                     # its gradient g_i do + its own, and its delta again
+            dg, do_i, delta = combine_bwd(g, o_c, o_s, o_w, do)
+            do_i = [d if x is None else d + x for d, x in zip(do_i, do_extra)]
+            delta = [dl if x is None else row_dot(o, d) for dl, x, o, d in zip(delta, do_extra, (o_c, o_s, o_w), do_i)]
+        else:                                                                         # gates folded into lse, delta: every branch takes do
+            lse_c, lse_s, lse_w = (l.clone() for l in (lse_c, lse_s, lse_w))         # (saved tensors stay as they are: a second backward)
+            dg, _, delta = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
+            do_i = (do,) * 3
         dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse_c, do_i[0], ctx.cmp_pos, None, scale, delta=delta[0])
         _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse_s, do_i[1], cfg.l_sel, scale, inv=inv, tiles=tiles, delta=delta[1], dq=dq)
         _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse_w, do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)   # dq: all three
