@@ -15,8 +15,8 @@ from .selection import SEG, _in_backward, invert_selection_start, sel_fwd, sel_b
 
 # %% auto #0
 __all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_TILE', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
-           'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine', 'check_gates',
-           'gate_combine_triton', 'nsa_branches', 'NSAGated', 'nsa_attention_triton']
+           'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton',
+           'nsa_branches', 'NSAGated', 'nsa_attention_triton']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -257,16 +257,12 @@ class GateCombine(torch.autograd.Function):
         dg, do_i, _ = combine_bwd(*ctx.saved_tensors, do)
         return dg, *do_i
 
-def check_gates(g:torch.Tensor, o_c:torch.Tensor, o_s:torch.Tensor, o_w:torch.Tensor):
-    "A clear error unless `g` is `[B, T, HQ, 3]` for three equal `[B, T, HQ, V]` branch outputs."
-    if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
-        raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in (o_c, o_s, o_w)]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")
-
 def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
                         branches:tuple):     # three [B, T, HQ, V] branch outputs
     "Eq. 5 in one Triton pass forward and one backward; `nsa_nb.attention.gate_combine`'s contract, but the output keeps the branches' dtype (the layer casts its gates to it)."
     o_c, o_s, o_w = (b.contiguous() for b in branches)
-    check_gates(g, o_c, o_s, o_w)
+    if g.shape != (*o_c.shape[:-1], 3) or not (o_c.shape == o_s.shape == o_w.shape):
+        raise ValueError(f"gates {tuple(g.shape)} and branch outputs {[tuple(b.shape) for b in branches]}: want [B, T, HQ, 3] and three equal [B, T, HQ, V]")
     return GateCombine.apply(g.contiguous(), o_c, o_s, o_w)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2aba0ac8
@@ -320,7 +316,7 @@ class NSAGated(torch.autograd.Function):
 def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          ks:tuple, vs:tuple, # keys, values for (cmp, sel, win): [B, T, H, K|V] each (the same tensor thrice when shared)
                          phi_k, phi_v,       # compressors (PyTorch modules, outside the node)
-                         g:torch.Tensor,     # [B, T, HQ, 3] gates, in q's dtype
+                         g:torch.Tensor,     # [B, T, HQ, 3] gates in [0, 1] (sigmoids: the backward folds ln g into each branch's lse), in q's dtype
                          cfg:NSAConfig, scale:float|None=None):
     "`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the three Triton branches as one autograd node."
     if g.shape != (*q.shape[:-1], 3): raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
