@@ -197,7 +197,7 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
 
 @triton.jit
 def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, b_do, o_r, off, m_r, m, FOLD: tl.constexpr):
-    "Branch i's gradients: `g`, `dg` point at gate i of each row. Also, for the branch's backward: dO_i = g_i dO and delta_i = rowsum(o_i * dO_i) (as stored); or, `FOLD`, the gate folded into the branch's lse (in place) and delta, dO_i not written: lse_i - ln g_i and rowsum(o_i * dO)."
+    "Branch i's gradients: `g`, `dg` point at gate i of each row; dO_i = g_i dO, or with `FOLD` (not written) the gate folded into what the branch's backward reads instead: its lse (in place) lse_i - ln g_i, and delta rowsum(o_i * dO)."
     g_i = tl.load(g, mask=m_r, other=1.).to(tl.float32)
     b_oi = tl.load(O_i + off, mask=m, other=0.).to(tl.float32)
     b_dg = tl.sum(b_do * b_oi, 1)                                                   # [BR] dL/dg_i = rowsum(o_i * dO), fp32
@@ -205,10 +205,7 @@ def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, b_do, o_r, off, m_r, m
     if FOLD:
         tl.store(DELTA_i + o_r, b_dg, mask=m_r)                                      # = delta_i / g_i
         tl.store(LSE_i + o_r, tl.load(LSE_i + o_r, mask=m_r, other=0.) - tl.log(g_i), mask=m_r)   # p_i g_i = exp(s - (lse_i - ln g_i))
-    else:
-        b_doi = (g_i[:, None] * b_do).to(O_i.dtype.element_ty)
-        tl.store(DO_i + off, b_doi, mask=m)
-        tl.store(DELTA_i + o_r, tl.sum(b_doi.to(tl.float32) * b_oi, 1), mask=m_r)
+    else: tl.store(DO_i + off, (g_i[:, None] * b_do).to(DO_i.dtype.element_ty), mask=m)
 
 @triton.jit
 def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr, FOLD: tl.constexpr):
@@ -236,14 +233,15 @@ def combine_fwd(g, o_c, o_s, o_w):
     return o
 
 def combine_bwd(g, o_c, o_s, o_w, do,
-                lse:tuple|None=None): # the branches' lse [B, T, HQ] fp32 contiguous, to fold the gates into (in place); None: write the do_i
-    "Eq. 5's backward: `dg`, the three `do_i = g_i do` (None with `lse`: not written, the gates are folded into `lse`), and `delta [3, B, T, HQ]` fp32 for the branches' backward."
+                lse:list|None=None): # the branches' lse [B, T, HQ] fp32 contiguous, to fold the gates into (in place); None: write the do_i
+    "Eq. 5's backward: `(dg, do_i)`, the three `do_i = g_i do`; with `lse`, `(dg, delta)` instead: the gates folded into `lse` and `delta [3, B, T, HQ]` fp32 = rowsum(o_i * do)."
     grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
     do, fold = do.contiguous(), lse is not None
-    dg, delta = torch.empty_like(g), torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32)
-    do_i = (do,) * 3 if fold else tuple(torch.empty_like(o) for o in (o_c, o_s, o_w))   # (unused pointers when folded)
-    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *(lse if fold else (delta,) * 3), g.numel() // 3, **meta, FOLD=fold)
-    return dg, (None if fold else do_i), delta
+    dg = torch.empty_like(g)
+    out = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32) if fold else tuple(torch.empty_like(o) for o in (o_c, o_s, o_w))
+    do_i, delta = ((do,) * 3, out) if fold else (out, dg)                               # (pointers the kernel does not use: any tensor)
+    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *(lse if fold else (dg,) * 3), g.numel() // 3, **meta, FOLD=fold)
+    return dg, out
 
 class GateCombine(torch.autograd.Function):
     @staticmethod
@@ -254,7 +252,7 @@ class GateCombine(torch.autograd.Function):
     @staticmethod
     @torch.autograd.function.once_differentiable
     def backward(ctx, do):
-        dg, do_i, _ = combine_bwd(*ctx.saved_tensors, do)
+        dg, do_i = combine_bwd(*ctx.saved_tensors, do)
         return dg, *do_i
 
 def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
@@ -299,18 +297,16 @@ class NSAGated(torch.autograd.Function):
         g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles = ctx.saved_tensors
         cfg, scale, inv, ctx.inv = ctx.cfg, ctx.scale, ctx.inv, None
         do = torch.zeros_like(o_c) if do is None else do.contiguous()
-        extra = any(x is not None for x in do_extra[:3])                            # a branch output used elsewhere too
-        if extra:                                                                     # its gradient g_i do + its own, and its delta again
-            dg, do_i, delta = combine_bwd(g, o_c, o_s, o_w, do)
-            do_i = [d if x is None else d + x for d, x in zip(do_i, do_extra)]
-            delta = [dl if x is None else row_dot(o, d) for dl, x, o, d in zip(delta, do_extra, (o_c, o_s, o_w), do_i)]
-        else:                                                                         # gates folded into lse, delta: every branch takes do
-            lse_c, lse_s, lse_w = (l.clone() for l in (lse_c, lse_s, lse_w))         # (saved tensors stay as they are: a second backward)
-            dg, _, delta = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
-            do_i = (do,) * 3
-        dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse_c, do_i[0], ctx.cmp_pos, None, scale, delta=delta[0])
-        _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse_s, do_i[1], cfg.l_sel, scale, inv=inv, tiles=tiles, delta=delta[1], dq=dq)
-        _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse_w, do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)   # dq: all three
+        lse = [l.clone() for l in (lse_c, lse_s, lse_w)]                              # folded in place (the saved ones stay: a second backward)
+        dg, delta = combine_bwd(g, o_c, o_s, o_w, do, lse=lse)                       # gates folded into lse, delta: every branch takes do
+        do_i, delta = [do] * 3, list(delta)
+        for i, (o_i, lse_i, x) in enumerate(zip((o_c, o_s, o_w), (lse_c, lse_s, lse_w), do_extra)):
+            if x is not None:                                                         # a branch output used elsewhere too: unfolded,
+                do_i[i] = (g[..., i, None] * do).to(do.dtype) + x                     # its gradient g_i do + its own, delta again
+                lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
+        dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], ctx.cmp_pos, None, scale, delta=delta[0])
+        _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, inv=inv, tiles=tiles, delta=delta[1], dq=dq)
+        _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)   # dq: all three
         return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w, None, None, None
 
 def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
