@@ -26,23 +26,25 @@ def _n_seen(t, S, ps, po):
     return tl.minimum(tl.where(t >= po, (t - po) // ps + 1, 0), S)
 
 @triton.jit
-def _key_range(t0, t_last, S, ps, po, w, WINDOW: tl.constexpr):
-    "Keys [s_lo, s_hi) that any query in [t0, t_last] may see: pi(s) = s*ps + po, t - w < pi(s) <= t."
+def _band(pos, r_t, w, WINDOW: tl.constexpr):
+    "`[M, N]`: row token `r_t` sees the key at `pos` (pos <= t; in a window also t - w < pos)."
+    m = pos[None, :] <= r_t[:, None]
+    if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
+    return m
+
+@triton.jit
+def _key_tiles(t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr):
+    "Keys [s_lo, s_hi) that any query in [t0, t_last] may see (pi(s) = s*ps + po, t - w < pi(s) <= t), and within them [s_a, s_b): the key tiles s_lo + k*BN that every one of those queries sees whole, so they need no mask; the tiles before and after do."
     s_hi = _n_seen(t_last, S, ps, po)
     if WINDOW: s_lo = tl.maximum(t0 - w + 1, 0)          # window keys have ps = 1, po = 0
     else: s_lo = s_hi * 0
-    return s_lo, s_hi
-
-@triton.jit
-def _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr):
-    "[s_a, s_b): the key tiles s_lo + k*BN that every query in [t0, t_last] sees whole, so they need no mask; the tiles before and after do."
     n_all = _n_seen(t0, S, ps, po)                                                # keys t0 sees: every later query sees them too
     nk = tl.cdiv(s_hi - s_lo, BN)
     k_b = tl.maximum(n_all - s_lo, 0) // BN
     if WINDOW: k_a = tl.cdiv(tl.maximum(t_last - w + 1 - s_lo, 0), BN)          # past the window's edge for t_last
     else: k_a = k_b * 0
     k_a = tl.minimum(k_a, nk)
-    return s_lo + k_a * BN, s_lo + tl.minimum(tl.maximum(k_b, k_a), nk) * BN
+    return s_lo, s_lo + k_a * BN, s_lo + tl.minimum(tl.maximum(k_b, k_a), nk) * BN, s_hi
 
 @triton.jit
 def _whole_row_tiles(i_lo, i_hi, s0, S, t_lo, t_hi, ps, po, w, BN: tl.constexpr, BT: tl.constexpr, WINDOW: tl.constexpr):
@@ -101,9 +103,7 @@ def _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, p
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
     b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale                       # [BM, BN], log2 units
     if MASK:
-        pos = o_s * ps + po
-        m_s = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :]
-        if WINDOW: m_s = m_s & (pos[None, :] > r_t[:, None] - w)
+        m_s = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :]
         b_s = tl.where(m_s, b_s, float('-inf'))
     return online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)                   # rows with no key yet stay at m = -inf, l = 0
 
@@ -118,8 +118,7 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
     row = ((i_b * T + r_t) * HQ + i_h * G + r_g)                                  # [BM] flat (b, t, head)
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
-    s_lo, s_hi = _key_range(t0, t_last, S, ps, po, w, WINDOW)
-    s_a, s_b = _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN, WINDOW)
+    s_lo, s_a, s_b, s_hi = _key_tiles(t0, t_last, S, ps, po, w, BN, WINDOW)
     qk_scale = scale * 1.4426950408889634                                         # log2(e): exp2 below
     key0 = i_b * S * H + i_h
     b_m = tl.full([BM], float('-inf'), tl.float32)
@@ -192,8 +191,7 @@ def _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo,
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
     if MASK:
-        m = (pos[None, :] <= r_t[:, None]) & m_s[None, :] & m_r[:, None]
-        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
+        m = _band(pos, r_t, w, WINDOW) & m_s[None, :] & m_r[:, None]
         b_p = tl.where(m, b_p, 0.)
     b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
@@ -246,9 +244,7 @@ def _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, 
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
     b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
     if MASK:
-        pos = o_s * ps + po
-        m = (pos[None, :] <= r_t[:, None]) & (o_s < s_hi)[None, :] & m_r[:, None]
-        if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
+        m = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :] & m_r[:, None]
         b_p = tl.where(m, b_p, 0.)
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
     return b_dq + tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
@@ -264,8 +260,7 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)   # [M, BK], [M, BV], [M] log2 units, [M]
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
-    s_lo, s_hi = _key_range(t0, t_last, S, ps, po, w, WINDOW)
-    s_a, s_b = _whole_key_tiles(s_lo, s_hi, t0, t_last, S, ps, po, w, BN, WINDOW)
+    s_lo, s_a, s_b, s_hi = _key_tiles(t0, t_last, S, ps, po, w, BN, WINDOW)
     qk_scale = scale * 1.4426950408889634
     key0 = i_b * S * H + i_h
     b_dq = tl.zeros([BM, BK], tl.float32)
