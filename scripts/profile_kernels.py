@@ -17,7 +17,8 @@ def run(B, T, HQ, H, K, tag):
     def step():
         if hasattr(kn, 'nsa_attention_triton'): o = kn.nsa_attention_triton(q, ks, vs, phk, phv, g, cfg)[0]
         else: o = kn.gate_combine_triton(g, kn.nsa_branches(q, ks, vs, phk, phv, cfg)[0])
-        o.backward(torch.ones_like(o))
+        for t in (q, *ks, *vs, g, *phk.parameters(), *phv.parameters()): t.grad = None   # a training step's fresh gradients (runs before
+        o.backward(torch.ones_like(o))                                                     # 2026-11-24 also timed adding into old ones)
     for _ in range(3): step()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as p:
