@@ -25,10 +25,10 @@ from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
-           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache',
-           'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at',
-           'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill',
-           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'RANK_PICK', 'predicted_reads',
+           'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache',
+           'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill',
+           'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
            'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
            'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
            'bench_decode']
@@ -595,7 +595,7 @@ def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
 def _dec_scores_kernel(S, LSE, POS, CV, CI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, BG: tl.constexpr, BJ: tl.constexpr, SUBS: tl.constexpr,
-                       NSEL: tl.constexpr, NSELP: tl.constexpr, PDL: tl.constexpr):
+                       NSEL: tl.constexpr, NSELP: tl.constexpr, OWN_LOAD: tl.constexpr, PDL: tl.constexpr):
     "Program (i, row): selection blocks [i*SUBS*BJ, (i+1)*SUBS*BJ) of row (sequence, KV head); their n best go to CV/CI, best first."
     _pdl_enter(PDL)
     i_j, i_bh = tl.program_id(0), tl.program_id(1)
@@ -614,9 +614,17 @@ def _dec_scores_kernel(S, LSE, POS, CV, CI, C, n_slc, l, d, l_sel, n_init, n_loc
     prog = i_bh * tl.num_programs(0) + i_j
     o_k = tl.arange(0, NSELP)
     for u in tl.static_range(SUBS):                                                         # sub-blocks of BJ blocks
-        o_j = (i_j * SUBS + u) * BJ + tl.arange(0, BJ)                                      # [BJ] selection blocks
+        j0 = (i_j * SUBS + u) * BJ
+        o_j = j0 + tl.arange(0, BJ)                                                         # [BJ] selection blocks
         b_acc = tl.zeros([BG, BJ], tl.float32)
-        for r in tl.static_range(SU + LU - 1):
+        if OWN_LOAD:                                                                        # a block's own entries j*SU + q, q < SU, of all BJ blocks:
+            o_e = j0 * SU + tl.arange(0, BJ * SU)                                           # one contiguous [BG, BJ*SU] load, not SU strided ones
+            m_e = m_g[:, None] & (o_e < n_vis)[None, :]
+            b_p = tl.where(m_e, tl.exp(tl.load(S + row[:, None] * C + o_e[None, :], mask=m_e, other=0.) - b_lse[:, None]), 0.)
+            o_q = tl.arange(0, SU)
+            w_q = (tl.minimum(o_q + LU, SU) - o_q).to(tl.float32)                           # their weights: w_r below at r = q + LU - 1
+            b_acc += tl.sum(tl.reshape(b_p, [BG, BJ, SU]) * w_q[None, None, :], 2)
+        for r in tl.static_range(LU - 1 if OWN_LOAD else SU + LU - 1):                      # (the LU - 1 entries before the block: strided)
             o_i = o_j * SU - LU + 1 + r                                                     # compressed entry of offset r
             m_i = m_g[:, None] & ((o_i >= 0) & (o_i < n_vis))[None, :]
             b_s = tl.load(S + row[:, None] * C + o_i[None, :], mask=m_i, other=0.)
@@ -663,15 +671,20 @@ def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, C
 
 @_jit
 def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr):
-    "`_dec_pick` by merging the row's NPL candidate lists (each scores program's n best, sorted) two at a time, in registers."
+    "`_dec_pick` by merging the row's NPL candidate lists (each scores program's n best, sorted) two at a time, in registers: the even lists in one chain of merges, the odd ones in another (independent: half as many dependent merges), then the two results."
     o_k = tl.arange(0, NSELP)
     base = i_bh * NPL * NSEL
     v = tl.load(CV + base + o_k, mask=o_k < NSEL, other=float('-inf'))
     ix = tl.load(CI + base + o_k, mask=o_k < NSEL, other=1073741824)
-    for q in tl.static_range(1, NPL):                                                       # unrolled: every load issued at once
+    if NPL > 2:
+        v_odd = tl.load(CV + base + NSEL + o_k, mask=o_k < NSEL, other=float('-inf'))
+        i_odd = tl.load(CI + base + NSEL + o_k, mask=o_k < NSEL, other=1073741824)
+    for q in tl.static_range(1 if NPL <= 2 else 2, NPL):                                    # unrolled: every load issued at once
         v2 = tl.load(CV + base + q * NSEL + o_k, mask=o_k < NSEL, other=float('-inf'))
         i2 = tl.load(CI + base + q * NSEL + o_k, mask=o_k < NSEL, other=1073741824)
-        v, ix = _merge_best(v, ix, v2, i2, o_k, NSEL)
+        if NPL > 2 and q % 2 == 1: v_odd, i_odd = _merge_best(v_odd, i_odd, v2, i2, o_k, NSEL)
+        else: v, ix = _merge_best(v, ix, v2, i2, o_k, NSEL)
+    if NPL > 2: v, ix = _merge_best(v, ix, v_odd, i_odd, o_k, NSEL)
     return _pick_store(v, ix, o_k, IDX, i_n, i_bh, NSEL)                                    # the merged list is in rank order
 
 @_jit
@@ -755,6 +768,7 @@ RANGE_STAGES = 0   # its software-pipeline stages; 0: 3 while one stage (a key a
 SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a power of two): ranked by comparing all pairs in registers
 MAX_CANDIDATES = 512  # top-n candidates per (sequence, head) at most (more: programs of several sub-blocks)
 MAX_LISTS = 32        # and scores programs per (sequence, head) at most: the merged pick unrolls one merge per program
+SCORE_OWN_LOAD = True # the scores kernel loads each block's own compressed entries in one contiguous tile (where l_sel/d is a power of two)
 RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
 def _range_stages(K:int, V:int, itemsize:int) -> int:
@@ -800,12 +814,13 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     NP1 = triton.cdiv(n_slc, BJ)                                                            # programs of one sub-block each
     SUBS = np2(max(triton.cdiv(NP1 * cfg.n_sel, 32 if INTERPRET else MAX_CANDIDATES), triton.cdiv(NP1, MAX_LISTS)))   # M = NP * n_sel, NP bounded
     NP = triton.cdiv(n_slc, SUBS * BJ)
+    SU = cfg.l_sel // cfg.d                                                                 # compressed entries per selection block
     M = NP * cfg.n_sel                                                                      # candidates per (sequence, head)
     c_v, c_i = new(B * H, M), new(B * H, M, dtype=torch.int32)
     NSELP = max(16, np2(cfg.n_sel))
     _dec_scores_kernel[(NP, B * H)](s_c, l_c, pos, c_v, c_i, N, n_slc, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local, NSc,
-        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=cfg.l_sel // cfg.d, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, SUBS=SUBS,
-        NSEL=cfg.n_sel, NSELP=NSELP, num_warps=2 * nw, **pdl)
+        HQ=HQ, H=H, G=G, NSP=np2(NSc), SU=SU, LU=cfg.l // cfg.d, BG=meta['BG'], BJ=BJ, SUBS=SUBS,
+        NSEL=cfg.n_sel, NSELP=NSELP, OWN_LOAD=SCORE_OWN_LOAD and SU & (SU - 1) == 0, num_warps=2 * nw, **pdl)
     # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
     idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
