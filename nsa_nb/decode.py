@@ -25,13 +25,13 @@ from .model import TransformerLM, DenseAttention
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
-           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'RANK_PICK', 'predicted_reads',
-           'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache',
-           'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill',
-           'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
-           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
-           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
-           'bench_decode']
+           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'SEL_WINDOW_BYTES', 'SEL_STAGES',
+           'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend',
+           'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill',
+           'dense_layer_prefill', 'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected',
+           'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode',
+           'decode_vs_forward', 'fill_random_', 'nsa_decode_triton', 'append_token_triton', 'graph_replay_check',
+           'gpu_decode_check', 'decode_table', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -688,12 +688,11 @@ def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexp
     return _pick_store(v, ix, o_k, IDX, i_n, i_bh, NSEL)                                    # the merged list is in rank order
 
 @_jit
-def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
-                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
-                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
-                    CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr, PDL: tl.constexpr):
-    _pdl_enter(PDL)
-    i_n, i_bh = tl.program_id(0), tl.program_id(1)
+def _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, i_bh,
+             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
+             BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
+             CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr):
+    "Selected slot `i_n` of row (sequence, KV head) `i_bh`: pick its block, attend to it with the row's G query heads."
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     p = tl.load(POS + i_b)
     if NPL > 0: j = _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL, NSEL, NSELP)              # this program's block, -1: none
@@ -717,6 +716,22 @@ def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M
     tl.store(O + (row * NSEL + i_n)[:, None] * V + o_v[None, :], b_o, mask=m_g[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row * NSEL + i_n, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(tl.where(b_l == 0., 1., b_l))) * 0.6931471805599453), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NSEL + i_n, tl.sum(m_s.to(tl.int32), 0))
+
+@_jit
+def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
+                    KW, VW, OW, LW, NW, NSW, CHW, CW, l, d, w,            # window: cache, partials, reads, chunks, slots (WIN: its programs are here)
+                    HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
+                    BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
+                    CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr, WIN: tl.constexpr, WMODE: tl.constexpr, BN: tl.constexpr, PDL: tl.constexpr):
+    "Programs 0..NSEL-1: the selected slots; with WIN, the next NSW the window's chunks (they need no selection, and run beside the picks)."
+    _pdl_enter(PDL)
+    i_n, i_bh = tl.program_id(0), tl.program_id(1)
+    if i_n < NSEL:
+        _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, i_bh, HQ=HQ, H=H, G=G, K=K, V=V, NSEL=NSEL, MP=MP,
+                 BG=BG, BK=BK, BV=BV, BS=BS, COUNT=COUNT, PREC=PREC, CB=CB, NPL=NPL, NSELP=NSELP)
+    elif WIN:
+        _dec_range(Q, KW, VW, POS, OW, LW, OW, NW, CW, scale, l, d, w, NSW, CHW, i_n - NSEL, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,
+                   MODE=WMODE, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=False, COUNT=COUNT, PREC=PREC)
     _pdl_exit(PDL)
 
 # %% ../nbs/11_decode.ipynb #f2a819d8
@@ -769,6 +784,10 @@ SCORE_BLOCKS = 128    # selection blocks per sub-block of a scores program (a po
 MAX_CANDIDATES = 512  # top-n candidates per (sequence, head) at most (more: programs of several sub-blocks)
 MAX_LISTS = 32        # and scores programs per (sequence, head) at most: the merged pick unrolls one merge per program
 SCORE_OWN_LOAD = True # the scores kernel loads each block's own compressed entries in one contiguous tile (where l_sel/d is a power of two)
+SEL_WINDOW_BYTES = 16 << 20  # the window's chunks run in the selected-block launch, beside its picks, while the blocks that launch reads
+                             # are under this many bytes (it is then latency-bound); past it (and at 0) they stay in the range launch (measured below)
+SEL_STAGES = 1        # software-pipeline stages of the selected-block launch (0: Triton's default): its picks and blocks have no loop to prefetch,
+                      # a window chunk is one key tile up to ~33 (sequence, head) rows, and every stage holds shared memory
 RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
 def _range_stages(K:int, V:int, itemsize:int) -> int:
@@ -800,14 +819,16 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
                 PREC='ieee' if q.dtype == f32 else 'tf32', num_warps=nw)
     pdl = dict(PDL=True, launch_pdl=True) if _use_pdl(dev) else dict(PDL=False)              # each kernel below waits in _pdl_enter
     new = lambda *s, dtype=f32: torch.empty(*s, device=dev, dtype=dtype)
-    # 1. compressed branch (partial (o, lse) per chunk, and the scores for selection) and window (a slice of the shared cache, or the ring)
+    # 1. compressed branch (partial (o, lse) per chunk, and the scores for selection) and window (a slice of the shared cache, or the ring; or in step 3)
     CHc, NSc = _split(N, BN, B * H, dev)
     Cw = lc.k[2].shape[2]
     CHw, NSw = _split(min(cfg.w, Cw), BN, B * H, dev)
     o_c, l_c, s_c, n_c = new(B, HQ, NSc, V), new(B, HQ, NSc), new(B, HQ, N), new(B * H, NSc, dtype=torch.int32)
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
-    _dec_range_kernel[(NSc + NSw, B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
-                                          pos, N, scale, cfg.l, cfg.d, cfg.w, WMODE=1 if lc.shared else 2, BN=BN, COUNT=count,
+    win = dict(WMODE=1 if lc.shared else 2, BN=BN)
+    win_sel = B * H * cfg.n_sel * cfg.l_sel * (K + V) * q.element_size() < SEL_WINDOW_BYTES  # the window beside the picks (step 3)
+    _dec_range_kernel[(NSc + (0 if win_sel else NSw), B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
+                                          pos, N, scale, cfg.l, cfg.d, cfg.w, COUNT=count, **win,
                                           **(meta if INTERPRET else dict(meta, num_warps=RANGE_WARPS, num_stages=_range_stages(K, V, q.element_size()))), **pdl)
     # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
@@ -824,9 +845,10 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
     idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_sel_kernel[(cfg.n_sel, B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
+    _dec_sel_kernel[(cfg.n_sel + (NSw if win_sel else 0), B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
+                                        lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw, cfg.l, cfg.d, cfg.w, WIN=win_sel, **win,
                                         NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, NPL=NP if M > RANK_PICK else 0, NSELP=NSELP,
-                                        BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl)
+                                        BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl, **(dict(num_stages=SEL_STAGES) if SEL_STAGES and not INTERPRET else {}))
     # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
