@@ -26,12 +26,12 @@ from .model import TransformerLM, DenseAttention
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
            'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'SEL_WINDOW_BYTES', 'SEL_STAGES',
-           'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend',
-           'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill',
-           'dense_layer_prefill', 'layer_prefill', 'decode_compressed', 'decode_select', 'decode_selected',
-           'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode',
-           'decode_vs_forward', 'fill_random_', 'nsa_decode_triton', 'append_token_triton', 'graph_replay_check',
-           'gpu_decode_check', 'decode_table', 'bench_decode']
+           'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
+           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
+           'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
+           'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
+           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
+           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -788,6 +788,7 @@ SEL_WINDOW_BYTES = 16 << 20  # the window's chunks run in the selected-block lau
                              # are under this many bytes (it is then latency-bound); past it (and at 0) they stay in the range launch (measured below)
 SEL_STAGES = 1        # software-pipeline stages of the selected-block launch (0: Triton's default): its picks and blocks have no loop to prefetch,
                       # a window chunk is one key tile up to ~33 (sequence, head) rows, and every stage holds shared memory
+COMBINE_WARP_PARTIALS = 64   # the gated sum runs one warp per (sequence, query head) while it merges at most this many partials (else 4; measured below)
 RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
 def _range_stages(K:int, V:int, itemsize:int) -> int:
@@ -852,7 +853,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     # 4. the gated sum of the three branches, their chunks merged
     out = torch.empty(B, HQ, V, device=dev, dtype=q.dtype)
     _dec_combine_kernel[(B * HQ,)](o_c, l_c, o_s, l_s, o_w, l_w, g, out, NSc, cfg.n_sel, NSw, V=V, NSPC=np2(NSc),
-                                   NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=nw, **pdl)
+                                   NSPS=np2(cfg.n_sel), NSPW=np2(NSw), BV=meta['BV'], num_warps=1 if NSc + cfg.n_sel + NSw <= COMBINE_WARP_PARTIALS else nw, **pdl)
     reads = torch.stack([n_c.sum(-1), n_s.sum(-1), n_w.sum(-1)], -1).view(B, H, 3).long() if count else None
     return out, idx.view(B, H, cfg.n_sel), reads
 
