@@ -730,7 +730,7 @@ def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M
         _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, i_bh, HQ=HQ, H=H, G=G, K=K, V=V, NSEL=NSEL, MP=MP,
                  BG=BG, BK=BK, BV=BV, BS=BS, COUNT=COUNT, PREC=PREC, CB=CB, NPL=NPL, NSELP=NSELP)
     elif WIN:
-        _dec_range(Q, KW, VW, POS, OW, LW, OW, NW, CW, scale, l, d, w, NSW, CHW, i_n - NSEL, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,
+        _dec_range(Q, KW, VW, POS, OW, LW, OW, NW, CW, scale, l, d, w, NSW, CHW, i_n - NSEL, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,   # (S = OW: not written)
                    MODE=WMODE, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=False, COUNT=COUNT, PREC=PREC)
     _pdl_exit(PDL)
 
