@@ -196,28 +196,28 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
     tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
 
 @triton.jit
-def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, b_do, o_r, off, m_r, m, FOLD: tl.constexpr):
-    "Branch i's gradients: `g`, `dg` point at gate i of each row; dO_i = g_i dO, or with `FOLD` (not written) the gate folded into what the branch's backward reads instead: its lse (in place) lse_i - ln g_i, and delta rowsum(o_i * dO)."
+def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, LF_i, b_do, o_r, off, m_r, m, FOLD: tl.constexpr):
+    "Branch i's gradients: `g`, `dg` point at gate i of each row; dO_i = g_i dO, or with `FOLD` (not written) the gate folded into what the branch's backward reads instead: its lse, LF_i = lse_i - ln g_i, and delta rowsum(o_i * dO)."
     g_i = tl.load(g, mask=m_r, other=1.).to(tl.float32)
     b_oi = tl.load(O_i + off, mask=m, other=0.).to(tl.float32)
     b_dg = tl.sum(b_do * b_oi, 1)                                                   # [BR] dL/dg_i = rowsum(o_i * dO), fp32
     tl.store(dg, b_dg.to(dg.dtype.element_ty), mask=m_r)
     if FOLD:
         tl.store(DELTA_i + o_r, b_dg, mask=m_r)                                      # = delta_i / g_i
-        tl.store(LSE_i + o_r, tl.load(LSE_i + o_r, mask=m_r, other=0.) - tl.log(g_i), mask=m_r)   # p_i g_i = exp(s - (lse_i - ln g_i))
+        tl.store(LF_i + o_r, tl.load(LSE_i + o_r, mask=m_r, other=0.) - tl.log(g_i), mask=m_r)   # p_i g_i = exp(s - (lse_i - ln g_i))
     else: tl.store(DO_i + off, (g_i[:, None] * b_do).to(DO_i.dtype.element_ty), mask=m)
 
 @triton.jit
-def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr, FOLD: tl.constexpr):
+def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW, LF, n_rows, V: tl.constexpr, BR: tl.constexpr, BV: tl.constexpr, FOLD: tl.constexpr):
     o_r = tl.program_id(0) * BR + tl.arange(0, BR)
     m_r, o_v = o_r < n_rows, tl.arange(0, BV)
     m = m_r[:, None] & (o_v < V)[None, :]
     off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]
     b_do = tl.load(DO + off, mask=m, other=0.).to(tl.float32)
     g, dg = G + o_r.to(tl.int64) * 3, DG + o_r.to(tl.int64) * 3                   # [rows, 3]
-    _combine_bwd_branch(g, dg, OC, DOC, DELTA, LC, b_do, o_r, off, m_r, m, FOLD)             # DELTA [3, rows]
-    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, DELTA + n_rows, LS, b_do, o_r, off, m_r, m, FOLD)
-    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, DELTA + 2 * n_rows, LW, b_do, o_r, off, m_r, m, FOLD)
+    _combine_bwd_branch(g, dg, OC, DOC, DELTA, LC, LF, b_do, o_r, off, m_r, m, FOLD)         # DELTA, LF [3, rows]
+    _combine_bwd_branch(g + 1, dg + 1, OS, DOS, DELTA + n_rows, LS, LF + n_rows, b_do, o_r, off, m_r, m, FOLD)
+    _combine_bwd_branch(g + 2, dg + 2, OW, DOW, DELTA + 2 * n_rows, LW, LF + 2 * n_rows, b_do, o_r, off, m_r, m, FOLD)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #aa32b2d4
 def _combine_launch(n_rows:int, V:int):
@@ -233,15 +233,15 @@ def combine_fwd(g, o_c, o_s, o_w):
     return o
 
 def combine_bwd(g, o_c, o_s, o_w, do,
-                lse:list|None=None): # the branches' lse [B, T, HQ] fp32 contiguous, to fold the gates into (in place); None: write the do_i
-    "Eq. 5's backward: `(dg, do_i)`, the three `do_i = g_i do`; with `lse`, `(dg, delta)` instead: the gates folded into `lse` and `delta [3, B, T, HQ]` fp32 = rowsum(o_i * do)."
+                lse:tuple|None=None): # the branches' lse, three [B, T, HQ] fp32 contiguous, to fold the gates into; None: write the do_i
+    "Eq. 5's backward: `(dg, do_i)`, the three `do_i = g_i do`; with `lse`, `(dg, delta, lse_f)` instead, the gates folded into what each branch's backward reads: `delta [3, B, T, HQ]` fp32 = rowsum(o_i * do) and `lse_f [3, B, T, HQ]` = lse_i - ln g_i."
     grid, meta = _combine_launch(g.numel() // 3, o_c.shape[-1])
     do, fold = do.contiguous(), lse is not None
     dg = torch.empty_like(g)
-    out = torch.empty(3, *g.shape[:-1], device=g.device, dtype=torch.float32) if fold else tuple(torch.empty_like(o) for o in (o_c, o_s, o_w))
-    do_i, delta = ((do,) * 3, out) if fold else (out, dg)                               # (pointers the kernel does not use: any tensor)
-    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *(lse if fold else (dg,) * 3), g.numel() // 3, **meta, FOLD=fold)
-    return dg, out
+    if fold: (delta, lse_f), do_i = torch.empty(2, 3, *g.shape[:-1], device=g.device, dtype=torch.float32), (do,) * 3
+    else: do_i, delta, lse_f, lse = tuple(torch.empty_like(o) for o in (o_c, o_s, o_w)), dg, dg, (dg,) * 3
+    _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *lse, lse_f, g.numel() // 3, **meta, FOLD=fold)   # (pointers the kernel
+    return (dg, delta, lse_f) if fold else (dg, do_i)                                                                   # does not use: any tensor)
 
 class GateCombine(torch.autograd.Function):
     @staticmethod
@@ -297,9 +297,8 @@ class NSAGated(torch.autograd.Function):
         g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles = ctx.saved_tensors
         cfg, scale, inv, ctx.inv = ctx.cfg, ctx.scale, ctx.inv, None
         do = torch.zeros_like(o_c) if do is None else do.contiguous()
-        lse = [l.clone() for l in (lse_c, lse_s, lse_w)]                              # folded in place (the saved ones stay: a second backward)
-        dg, delta = combine_bwd(g, o_c, o_s, o_w, do, lse=lse)                       # gates folded into lse, delta: every branch takes do
-        do_i, delta = [do] * 3, list(delta)
+        dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))   # gates folded into lse, delta: every branch takes do
+        do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
         for i, (o_i, lse_i, x) in enumerate(zip((o_c, o_s, o_w), (lse_c, lse_s, lse_w), do_extra)):
             if x is not None:                                                         # a branch output used elsewhere too: unfolded,
                 do_i[i] = (g[..., i, None] * do).to(do.dtype) + x                     # its gradient g_i do + its own, delta again
