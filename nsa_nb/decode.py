@@ -26,7 +26,7 @@ from .model import TransformerLM, DenseAttention
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
            'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'SEL_WINDOW_BYTES', 'SEL_STAGES',
-           'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
+           'ROW_FIRST', 'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
            'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
@@ -504,6 +504,12 @@ def _pdl_enter(PDL: tl.constexpr):
     if PDL: gdc_wait()
 
 @_jit
+def _chunk_row(ROW_FIRST: tl.constexpr):
+    "This program's (chunk, row); ROW_FIRST: the grid is (rows, chunks), else (chunks, rows)."
+    if ROW_FIRST: return tl.program_id(1), tl.program_id(0)
+    else: return tl.program_id(0), tl.program_id(1)
+
+@_jit
 def _pdl_exit(PDL: tl.constexpr):
     "PDL: the next kernel may launch once every program of this one has come here (its last instruction)."
     if PDL: gdc_launch_dependents()
@@ -553,10 +559,10 @@ def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,                  # com
                       POS, C, scale, l, d, w,
                       HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                       WMODE: tl.constexpr, BN: tl.constexpr, BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-                      COUNT: tl.constexpr, PREC: tl.constexpr, PDL: tl.constexpr):
+                      COUNT: tl.constexpr, PREC: tl.constexpr, ROW_FIRST: tl.constexpr, PDL: tl.constexpr):
     "One launch for both branches that need no selection: programs 0..NSC-1 take the compressed chunks, the next NSW the window's."
     _pdl_enter(PDL)
-    i_s, i_bh = tl.program_id(0), tl.program_id(1)
+    i_s, i_bh = _chunk_row(ROW_FIRST)
     if i_s < NSC:
         _dec_range(Q, KC, VC, POS, OC, LC, S, NC, C, scale, l, d, w, NSC, CHC, i_s, i_bh, HQ=HQ, H=H, G=G, K=K, V=V,
                    MODE=0, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=True, COUNT=COUNT, PREC=PREC)
@@ -722,10 +728,11 @@ def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M
                     KW, VW, OW, LW, NW, NSW, CHW, CW, l, d, w,            # window: cache, partials, reads, chunks, slots (WIN: its programs are here)
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr, MP: tl.constexpr,
                     BG: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, COUNT: tl.constexpr, PREC: tl.constexpr,
-                    CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr, WIN: tl.constexpr, WMODE: tl.constexpr, BN: tl.constexpr, PDL: tl.constexpr):
+                    CB: tl.constexpr, NPL: tl.constexpr, NSELP: tl.constexpr, WIN: tl.constexpr, WMODE: tl.constexpr, BN: tl.constexpr,
+                    ROW_FIRST: tl.constexpr, PDL: tl.constexpr):
     "Programs 0..NSEL-1: the selected slots; with WIN, the next NSW the window's chunks (they need no selection, and run beside the picks)."
     _pdl_enter(PDL)
-    i_n, i_bh = tl.program_id(0), tl.program_id(1)
+    i_n, i_bh = _chunk_row(ROW_FIRST)
     if i_n < NSEL:
         _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, i_bh, HQ=HQ, H=H, G=G, K=K, V=V, NSEL=NSEL, MP=MP,
                  BG=BG, BK=BK, BV=BV, BS=BS, COUNT=COUNT, PREC=PREC, CB=CB, NPL=NPL, NSELP=NSELP)
@@ -788,6 +795,8 @@ SEL_WINDOW_BYTES = 16 << 20  # the window's chunks run in the selected-block lau
                              # are under this many bytes (it is then latency-bound); past it (and at 0) they stay in the range launch (measured below)
 SEL_STAGES = 1        # software-pipeline stages of the selected-block launch (0: Triton's default): its picks and blocks have no loop to prefetch,
                       # a window chunk is one key tile up to ~33 (sequence, head) rows, and every stage holds shared memory
+ROW_FIRST = True      # the range and selected-block launches' grids are (rows, chunks): the GPU starts programs in grid order, so each
+                      # row's first chunk (or pick) starts before any row's second (False: (chunks, rows), row after row; measured below)
 COMBINE_WARP_PARTIALS = 64   # the gated sum runs one warp per (sequence, query head) while it merges at most this many partials (else 4; measured below)
 RANK_PICK = 128       # up to this many candidates each selected-block program ranks them all; more: it merges the programs' sorted lists
 
@@ -828,8 +837,9 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     o_w, l_w, n_w = new(B, HQ, NSw, V), new(B, HQ, NSw), new(B * H, NSw, dtype=torch.int32)
     win = dict(WMODE=1 if lc.shared else 2, BN=BN)
     win_sel = B * H * cfg.n_sel * cfg.l_sel * (K + V) * q.element_size() < SEL_WINDOW_BYTES  # the window beside the picks (step 3)
-    _dec_range_kernel[(NSc + (0 if win_sel else NSw), B * H)](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
-                                          pos, N, scale, cfg.l, cfg.d, cfg.w, COUNT=count, **win,
+    grid = lambda n: (B * H, n) if ROW_FIRST else (n, B * H)                                # n chunks (or slots) per row: see _chunk_row
+    _dec_range_kernel[grid(NSc + (0 if win_sel else NSw))](q, lc.kc, lc.vc, o_c, l_c, s_c, n_c, NSc, CHc, lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw,
+                                          pos, N, scale, cfg.l, cfg.d, cfg.w, COUNT=count, ROW_FIRST=ROW_FIRST, **win,
                                           **(meta if INTERPRET else dict(meta, num_warps=RANGE_WARPS, num_stages=_range_stages(K, V, q.element_size()))), **pdl)
     # 2. selection scores (Eq. 8-10, forced blocks), and each program's n best of its SUBS x BJ blocks
     n_slc, BJ = triton.cdiv(lc.max_len, cfg.l_sel), max(16 if INTERPRET else SCORE_BLOCKS, np2(cfg.n_sel))
@@ -846,8 +856,8 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     # 3. program (i, row): the i-th of the n best candidates (into idx, ascending) and attention over that block
     idx = new(B * H, cfg.n_sel, dtype=torch.int32)
     o_s, l_s, n_s = new(B, HQ, cfg.n_sel, V), new(B, HQ, cfg.n_sel), new(B * H, cfg.n_sel, dtype=torch.int32)
-    _dec_sel_kernel[(cfg.n_sel + (NSw if win_sel else 0), B * H)](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
-                                        lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw, cfg.l, cfg.d, cfg.w, WIN=win_sel, **win,
+    _dec_sel_kernel[grid(cfg.n_sel + (NSw if win_sel else 0))](q, lc.k[1], lc.v[1], c_v, c_i, idx, pos, o_s, l_s, n_s, lc.max_len, scale, cfg.l_sel, M,
+                                        lc.k[2], lc.v[2], o_w, l_w, n_w, NSw, CHw, Cw, cfg.l, cfg.d, cfg.w, WIN=win_sel, ROW_FIRST=ROW_FIRST, **win,
                                         NSEL=cfg.n_sel, MP=max(16, np2(M)), CB=16 if INTERPRET else 32, NPL=NP if M > RANK_PICK else 0, NSELP=NSELP,
                                         BS=max(16, np2(cfg.l_sel)), COUNT=count, **meta, **pdl, **(dict(num_stages=SEL_STAGES) if SEL_STAGES and not INTERPRET else {}))
     # 4. the gated sum of the three branches, their chunks merged
