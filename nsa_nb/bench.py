@@ -13,8 +13,8 @@ from .config import NSAConfig
 from .compression import Compressor
 
 # %% auto #0
-__all__ = ['SHAPES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
-           'plot_kernels', 'm7c_125m', 'bench_train', 'train_table', 'nsa_nb_bench']
+__all__ = ['SHAPES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels',
+           'speedups', 'table', 'plot_kernels', 'm7c_125m', 'bench_train', 'train_table', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #0a4e146b
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -159,24 +159,48 @@ def train_table(rows:list[dict]) -> str:
     return '\n'.join(lines)
 
 # %% ../nbs/12_bench.ipynb #ac17e3c4
+BENCH_DEFAULTS = dict(kernels=dict(lengths='4096,8192,16384,32768,65536', modes='fwd,fwdbwd'),   # per benchmark, where an option is not given
+                      train=dict(lengths='2048,8192,32768'),
+                      decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph'))
+BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph'))
+
+def _csv(s:str, name:str, cast=str, allowed=None) -> list:
+    "Comma-separated option `name` as a list, or SystemExit saying what to write."
+    try: xs = [cast(x) for x in s.split(',') if x.strip()]
+    except ValueError: raise SystemExit(f"--{name} takes comma-separated {cast.__name__}s, e.g. {'2048,8192' if cast is int else 'a,b'}; got {s!r}")
+    bad = [x for x in xs if (allowed is not None and x not in allowed) or (cast is int and x < 1)]
+    if not xs or bad: raise SystemExit(f"--{name} {s!r}: " + (f"choose from {','.join(map(str, allowed))}" if allowed else "positive integers"))
+    return xs
+
 @call_parse
-def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125M model tokens/s, NSA vs dense", str, opt=False, nargs='?')='kernels',   # positional: `nsa_nb_bench train`
+def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125M model tokens/s, NSA vs dense; 'decode': ms per generated token, NSA vs dense from a KV cache", str, opt=False, nargs='?')='kernels',   # positional: `nsa_nb_bench train`
                  out:str='runs/bench',     # folder for the JSON, CSV and PNG
-                 lengths:str='4096,8192,16384,32768,65536',  # comma-separated sequence lengths (train: e.g. 2048,8192,32768)
-                 shapes:str='paper,model125m',  # comma-separated names from SHAPES
-                 impls:str='sdpa,nsa,fla',  # implementations to time
-                 modes:str='fwd,fwdbwd'):   # forward only, forward+backward
-    "Benchmark NSA on one CUDA GPU; prints a table and writes kernels.json/.csv/.png."
-    if what not in ('kernels', 'train'): raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels' or 'train'")
+                 lengths:str=None,         # comma-separated sequence lengths (decode: contexts); default: kernels 4k-64k, train 2048,8192,32768, decode 8k-128k
+                 shapes:str='paper,model125m',  # kernels: comma-separated names from SHAPES
+                 impls:str='sdpa,nsa,fla',  # kernels: implementations to time
+                 modes:str=None,           # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph (Python launches, a replayed CUDA graph)
+                 batches:str='1,8',        # decode: sequences decoded together
+                 parts:str='core,layer,model'):   # decode: attention over the cache, the attention layer, the whole 125M model
+    "Benchmark NSA on one CUDA GPU; prints a table and writes kernels.json/.csv/.png, train.json, or decode.json/.png."
+    if what not in BENCH_DEFAULTS: raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels', 'train' or 'decode'")
+    d = BENCH_DEFAULTS[what]                                                     # options checked before the GPU: on any machine
+    lens = _csv(lengths or d['lengths'], 'lengths', int)
+    ms = _csv(modes or d['modes'], 'modes', allowed=BENCH_MODES[what]) if what in BENCH_MODES else None
+    if what == 'decode': bs, ps = _csv(batches, 'batches', int), _csv(parts, 'parts', allowed=('core', 'layer', 'model'))
     if not torch.cuda.is_available(): raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     o = Path(out); o.mkdir(parents=True, exist_ok=True)
     dev = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=__import__('triton').__version__)
     print(json.dumps(dev))
     if what == 'train':
-        rows = bench_train([int(x) for x in lengths.split(',')])
+        rows = bench_train(lens)
         (o/'train.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
         return print(train_table(rows))
-    rows = bench_kernels([int(x) for x in lengths.split(',')], shapes.split(','), impls.split(','), modes.split(','))
+    if what == 'decode':                                                         # notebook 11; it prints its table
+        from nsa_nb.decode import bench_decode, plot_decode
+        rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=ms, out=o/'decode.json')
+        if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in ms else 'eager')
+        return
+    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'nsa', 'fla')), ms)
     (o/'kernels.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})
@@ -184,5 +208,5 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
     plot_kernels(rows, o/'kernels.png')
     print(table(rows))
 
-if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_bench): nsa_nb_bench()   # python -m nsa_nb.bench [kernels|train] ...
+if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_bench): nsa_nb_bench()   # python -m nsa_nb.bench [kernels|train|decode] ...
 # (fastcore's call_parse already runs it under `python -m` and leaves None behind: calling that again was a TypeError after every run)

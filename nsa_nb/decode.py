@@ -31,7 +31,8 @@ __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', '
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
            'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
-           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'bench_decode']
+           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'plot_decode',
+           'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -1023,6 +1024,23 @@ def decode_table(rows:list[dict]) -> str:
         lines.append(f"| {part} | {B} | {T} | {mode} | {f(dm)} | {f(nm)} | {f(dm / nm if dm and nm else None, '.2f')} | "
                      f"{f(rd / rn if rd and rn else None, '.1f')} |")
     return '\n'.join(lines)
+
+def plot_decode(rows:list[dict], path=None, mode:str='graph'):
+    "ms per token against the context, NSA and dense, one panel per part (log-log; dashed: batch 1, solid: the larger batches); `mode` 'graph' or 'eager'."
+    import matplotlib.pyplot as plt
+    rows = [r for r in rows if r.get('mode') == mode and r.get('ms')]
+    parts = [p for p in ('core', 'layer', 'model') if any(r['part'] == p for r in rows)]
+    if not parts: raise ValueError(f"plot_decode: no timed rows in mode {mode!r}")
+    fig, axs = plt.subplots(1, len(parts), figsize=(4.5 * len(parts), 3.4), squeeze=False)
+    for ax, part in zip(axs[0], parts):
+        for attn, c in (('dense', 'tab:gray'), ('nsa', 'tab:blue')):
+            for B in sorted({r['B'] for r in rows}):
+                pts = sorted((r['T'], r['ms']) for r in rows if (r['part'], r['attn'], r['B']) == (part, attn, B))
+                if pts: ax.plot(*zip(*pts), '--' if B == 1 else '-', color=c, marker='o', label=f'{attn} B={B}')
+        ax.set(xscale='log', yscale='log', xlabel='context T', ylabel='ms per token', title=f'{part} ({mode})'); ax.legend(fontsize=7)
+    fig.suptitle(rows[0].get('device', ''), fontsize=9); fig.tight_layout()
+    if path: fig.savefig(path, dpi=110)
+    return fig
 
 # %% ../nbs/11_decode.ipynb #9f69dc75
 def bench_decode(contexts=(8192, 16384, 32768, 65536, 131072),  # context lengths T (cached tokens before the step)
