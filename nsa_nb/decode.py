@@ -21,7 +21,7 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention
+from .model import TransformerLM, DenseAttention, sdpa_backends
 
 # %% auto #0
 __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
@@ -316,6 +316,9 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
 # %% ../nbs/11_decode.ipynb #c0a56067
 def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tensor|None=None) -> torch.Tensor:
     "SDPA of one query per row: `q [B, HQ, 1, K]`, `k [B, H, S, K]`, `v [B, H, S, V]`, `mask [B, 1, 1, S]` (True: attend) -> `[B, HQ, 1, V]`."
+    with sdpa_backends(): return _sdpa_decode_call(q, k, v, mask)         # (the default dispatch: milliseconds of host time per call)
+
+def _sdpa_decode_call(q, k, v, mask):
     if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     try: return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
     except TypeError:                                                                       # torch < 2.5
