@@ -30,9 +30,9 @@ __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', '
            'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
            'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
            'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
-           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'nsa_decode_triton',
-           'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table', 'plot_decode',
-           'bench_decode']
+           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'graph_decode_ok', 'GraphDecoder',
+           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
+           'plot_decode', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -484,16 +484,50 @@ def has_decode_cache(self:TransformerLM) -> bool:
     "Every layer has a decode cache: NSA and dense layers do (`layer_cache`), the window-only baseline does not."
     return all(isinstance(b.attn, (NSAttention, DenseAttention)) for b in self.blocks)
 
+def graph_decode_ok(model:TransformerLM, cache) -> bool:
+    "A decode step of `model` on `cache` can be captured once in a CUDA graph and replayed as the lengths grow: on CUDA, every layer dense or NSA on the Triton path with phi='avg' (no host sync in its step)."
+    return cache.device.type == 'cuda' and all(isinstance(lc, DenseLayerCache) or (lc.backend == 'triton' and b.attn.cfg.phi == 'avg')
+                                               for b, lc in zip(model.blocks, cache.layers))
+
 @patch
-def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
-    "`n` tokens after `idx [B, T0]`: one prefill, then one `decode_step` per token; past `context` the window slides and the forward re-runs."
+@torch.no_grad()
+def decode_step_static(self:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache) -> torch.Tensor:
+    "`decode_step` with no size read on the host (dense layers attend over the whole capacity under a mask), so that a CUDA graph of it stays right as the lengths grow; advances `cache.lens` only. Returns logits `[B, 1, vocab]`."
+    rope = {}
+    with _attn_calls(self, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, None, False, rope)):
+        logits = self(next_idx)
+    cache.lens += 1
+    return logits
+
+class GraphDecoder:
+    "`decode_step` on one cache as a CUDA graph: the first call runs the step eagerly (compiling the kernels) and captures the next; later calls copy the tokens in and replay. `cache.lens_host` is advanced on the host (every row grows by one)."
+    def __init__(self, model:TransformerLM, cache:DecodeCache):
+        if not graph_decode_ok(model, cache): raise ValueError("a CUDA-graph decode needs a CUDA cache whose NSA layers use the Triton path with phi='avg': pass graph=False")
+        self.model, self.cache, self.graph = model, cache, None
+    def __call__(self, next_idx:torch.Tensor) -> torch.Tensor:     # [B, 1] -> logits [B, 1, vocab], valid until the next call
+        if self.graph is None:
+            s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(s): logits = self.model.decode_step_static(next_idx, self.cache)   # (warm-up on a side stream, as torch's graph docs ask)
+            torch.cuda.current_stream().wait_stream(s)
+            self.static_in, self.graph = next_idx.clone(), torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph): self.static_out = self.model.decode_step_static(self.static_in, self.cache)   # recorded, not run
+        else:
+            self.static_in.copy_(next_idx); self.graph.replay(); logits = self.static_out
+        self.cache.lens_host = [n + 1 for n in self.cache.lens_host]
+        return logits
+
+@patch
+def generate_cached(self:TransformerLM, idx, n:int, sample, context:int|None=None, graph:bool|None=None) -> torch.Tensor:
+    "`n` tokens after `idx [B, T0]`: one prefill, then one `decode_step` per token (replayed from a CUDA graph where `graph_decode_ok`; `graph` None: there); past `context` the window slides and the forward re-runs."
     ctx = context or idx.shape[1] + n
     logits, cache = self.prefill(idx[:, -ctx:], max_len=min(ctx, idx.shape[1] + n), all_logits=False, count_reads=False)
+    use_graph = graph_decode_ok(self, cache) and cache.max_len - cache.lens_host[0] >= 3 if graph is None else graph   # (3: a capture costs about a step)
+    step = GraphDecoder(self, cache) if use_graph else (lambda nxt: self.decode_step(nxt, cache)[0])
     for i in range(n):
         nxt = sample(logits[:, -1])
         idx = torch.cat([idx, nxt], 1)
         if i == n - 1: break
-        if cache.lens_host[0] < cache.max_len: logits, cache = self.decode_step(nxt, cache)
+        if cache.lens_host[0] < cache.max_len: logits = step(nxt)
         else: logits = self(idx[:, -ctx:])[:, -1:]                                      # past `context`: the window slides
     return idx
 

@@ -201,6 +201,7 @@ def generate(self:TransformerLM,
              generator:torch.Generator|None=None,  # for reproducible sampling
              context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
              cached:bool|None=None,     # None: KV-cached where every layer has a cache (notebook 11); True: require it; False: a full forward per token
+             graph:bool|None=None,      # cached decode steps replayed from a CUDA graph; None: where the caches allow it (notebook 11)
             ) -> torch.Tensor:
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
     if idx.dim() == 1: idx = idx[None]
@@ -209,7 +210,8 @@ def generate(self:TransformerLM,
     if use_cache and not self.has_decode_cache():
         raise ValueError("cached=True needs a decode cache in every layer (import nsa_nb.decode; model.attn='window' has none): pass cached=False")
     sample = lambda logits: sample_next(logits.float(), temperature, top_k, generator)     # [B, vocab] -> [B, 1]
-    with evaluating(self): return (self.generate_cached if use_cache else self.generate_full)(idx, max_new_tokens, sample, context)
+    with evaluating(self):
+        return self.generate_cached(idx, max_new_tokens, sample, context, graph) if use_cache else self.generate_full(idx, max_new_tokens, sample, context)
 
 @patch
 def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
