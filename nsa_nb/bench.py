@@ -11,7 +11,6 @@ import torch.nn.functional as F
 from fastcore.script import call_parse, Param
 from .config import NSAConfig
 from .compression import Compressor
-from .model import sdpa_backends
 
 # %% auto #0
 __all__ = ['SHAPES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels',
@@ -26,7 +25,7 @@ def nsa_full(q, k, v, g, cfg:NSAConfig):
 
 def sdpa_full(q, k, v):
     "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`."
-    with sdpa_backends(): return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
 
 def fla_full(q, k, v, g, cfg:NSAConfig):
     "fla-core's parallel_nsa: compression + selection (it has no window at window_size=0)."

@@ -21,18 +21,18 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention, sdpa_backends
+from .model import TransformerLM, DenseAttention
 
 # %% auto #0
-__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS', 'RANGE_STAGES',
-           'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'SEL_WINDOW_BYTES', 'SEL_STAGES',
-           'ROW_FIRST', 'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache',
-           'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at', 'rope_once', 'decode_heads',
-           'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill', 'decode_compressed',
-           'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'nsa_layer_decode', 'sdpa_decode',
-           'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_', 'graph_decode_ok', 'GraphDecoder',
-           'nsa_decode_triton', 'append_token_triton', 'graph_replay_check', 'gpu_decode_check', 'decode_table',
-           'plot_decode', 'bench_decode']
+__all__ = ['INTERPRET', 'DECODE_BACKENDS', 'DECODE_SDPA_BUCKET', 'PDL', 'MAX_SPLITS', 'SPLIT_WAVES', 'RANGE_BN', 'RANGE_WARPS',
+           'RANGE_STAGES', 'SCORE_BLOCKS', 'MAX_CANDIDATES', 'MAX_LISTS', 'SCORE_OWN_LOAD', 'SEL_WINDOW_BYTES',
+           'SEL_STAGES', 'ROW_FIRST', 'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache',
+           'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at',
+           'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill',
+           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
+           'graph_decode_ok', 'GraphDecoder', 'nsa_decode_triton', 'append_token_triton', 'graph_replay_check',
+           'gpu_decode_check', 'decode_table', 'plot_decode', 'bench_decode']
 
 # %% ../nbs/11_decode.ipynb #d4c75420
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -314,9 +314,20 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
     return attn.o_proj(o.reshape(B, 1, -1))
 
 # %% ../nbs/11_decode.ipynb #c0a56067
+try: from torch.nn.attention import sdpa_kernel, SDPBackend
+except ImportError: sdpa_kernel = None                                                      # torch < 2.3: the default dispatch
+
+DECODE_SDPA_BUCKET = 256   # a masked dense step attends over the cache length rounded up to this many keys
+
+def _decode_backends(masked:bool):
+    "SDPA backends for one decode query. cuDNN's attention builds an execution plan for every new key length (about 60 ms of host time on an H100, then cached), and a decode step is one key longer each time: so an unmasked step takes flash attention, which needs no plan, and a masked one (ragged rows: flash takes no mask) keeps cuDNN over a length rounded up to `DECODE_SDPA_BUCKET` (one plan per bucket)."
+    if sdpa_kernel is None: return contextlib.nullcontext()
+    first = SDPBackend.CUDNN_ATTENTION if masked else SDPBackend.FLASH_ATTENTION
+    return sdpa_kernel([first, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])           # (fp32: efficient or math)
+
 def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tensor|None=None) -> torch.Tensor:
     "SDPA of one query per row: `q [B, HQ, 1, K]`, `k [B, H, S, K]`, `v [B, H, S, V]`, `mask [B, 1, 1, S]` (True: attend) -> `[B, HQ, 1, V]`."
-    with sdpa_backends(): return _sdpa_decode_call(q, k, v, mask)         # (the default dispatch: milliseconds of host time per call)
+    with _decode_backends(mask is not None): return _sdpa_decode_call(q, k, v, mask)
 
 def _sdpa_decode_call(q, k, v, mask):
     if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
@@ -333,8 +344,9 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
     cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
     _write(lc.k, k[:, 0], pos); _write(lc.v, attn.v_proj(x).view(B, attn.n_kv, attn.d_v), pos)
-    S = t_hi or lc.max_len
-    ok = None if uniform and t_hi else torch.arange(S, device=pos.device) <= pos[:, None]   # [B, S]; equal rows need no mask
+    masked = not (uniform and t_hi)                                                         # equal rows need no mask
+    S = min(lc.max_len, -(-t_hi // DECODE_SDPA_BUCKET) * DECODE_SDPA_BUCKET) if masked and t_hi else (t_hi or lc.max_len)   # (_decode_backends)
+    ok = torch.arange(S, device=pos.device) <= pos[:, None] if masked else None              # [B, S]
     o = sdpa_decode(q.transpose(1, 2), lc.k[:, :, :S], lc.v[:, :, :S], None if ok is None else ok[:, None, None])
     if lc.count_reads: lc.reads.copy_((torch.full_like(pos, S) if ok is None else ok.sum(-1))[:, None, None].expand_as(lc.reads))
     return attn.o_proj(o.transpose(1, 2).reshape(B, 1, -1))

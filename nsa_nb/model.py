@@ -15,9 +15,8 @@ from .attention import NSAttention, rope_cos_sin, apply_rope, resolve_backend, t
 from .sliding import sliding_attention
 
 # %% auto #0
-__all__ = ['SDPA_EXPLICIT', 'RMSNorm', 'sdpa_backends', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden',
-           'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'evaluating', 'sample_next', 'window_keys_per_query',
-           'nsa_keys_per_query']
+__all__ = ['RMSNorm', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block',
+           'TransformerLM', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -31,21 +30,8 @@ class RMSNorm(nn.Module):
         return (xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + self.eps)).to(x.dtype) * self.weight.to(x.dtype)
 
 # %% ../nbs/07_model.ipynb #0ad138bb
-try: from torch.nn.attention import sdpa_kernel, SDPBackend
-except ImportError: sdpa_kernel = None                                 # torch < 2.3
-
-SDPA_EXPLICIT = True   # call SDPA inside an explicit backend list (False: torch's default dispatch; kept to measure against)
-
-def sdpa_backends():
-    "Context for every SDPA call here: all backends allowed, named explicitly. On one H100 (torch 2.11, cuDNN 9.19) the default dispatch, without this context, spent 3.3 ms of host time per one-query call over a 64k cache, and 58 ms when the cache length changed between calls, against 0.12 ms in this context (notebook 11, `bench_results/decode7/sdpa_dispatch_h100.txt`)."
-    if sdpa_kernel is None or not SDPA_EXPLICIT: return contextlib.nullcontext()
-    return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.CUDNN_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
-
 def _sdpa_gqa(q, k, v):
     "Causal SDPA on `q [B, HQ, T, K]`, `k [B, H, T, K]`, `v [B, H, T, V]` -> `[B, HQ, T, V]`."
-    with sdpa_backends(): return _sdpa_gqa_call(q, k, v)
-
-def _sdpa_gqa_call(q, k, v):
     if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, is_causal=True)
     try: return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
     except TypeError:                                                  # torch < 2.5: no enable_gqa
