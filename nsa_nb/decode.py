@@ -314,22 +314,10 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
     return attn.o_proj(o.reshape(B, 1, -1))
 
 # %% ../nbs/11_decode.ipynb #c0a56067
-try: from torch.nn.attention import sdpa_kernel, SDPBackend
-except ImportError: sdpa_kernel = None                                                      # torch < 2.3: the default dispatch
-
-DECODE_SDPA_BUCKET = 256   # a masked dense step attends over the cache length rounded up to this many keys
-
-def _decode_backends(masked:bool):
-    "SDPA backends for one decode query. cuDNN's attention builds an execution plan for every new key length (about 60 ms of host time on an H100, then cached), and a decode step is one key longer each time: so an unmasked step takes flash attention, which needs no plan, and a masked one (ragged rows: flash takes no mask) keeps cuDNN over a length rounded up to `DECODE_SDPA_BUCKET` (one plan per bucket)."
-    if sdpa_kernel is None: return contextlib.nullcontext()
-    first = SDPBackend.CUDNN_ATTENTION if masked else SDPBackend.FLASH_ATTENTION
-    return sdpa_kernel([first, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])           # (fp32: efficient or math)
-
+DECODE_SDPA_BUCKET = 256   # a masked dense step attends over the cache length rounded up to this many keys: SDPA's cuDNN backend builds an
+                           # execution plan per key length (tens of ms of host time, then cached), so one plan per bucket, not per step (measured below)
 def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tensor|None=None) -> torch.Tensor:
     "SDPA of one query per row: `q [B, HQ, 1, K]`, `k [B, H, S, K]`, `v [B, H, S, V]`, `mask [B, 1, 1, S]` (True: attend) -> `[B, HQ, 1, V]`."
-    with _decode_backends(mask is not None): return _sdpa_decode_call(q, k, v, mask)
-
-def _sdpa_decode_call(q, k, v, mask):
     if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     try: return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
     except TypeError:                                                                       # torch < 2.5
@@ -345,7 +333,7 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
     _write(lc.k, k[:, 0], pos); _write(lc.v, attn.v_proj(x).view(B, attn.n_kv, attn.d_v), pos)
     masked = not (uniform and t_hi)                                                         # equal rows need no mask
-    S = min(lc.max_len, -(-t_hi // DECODE_SDPA_BUCKET) * DECODE_SDPA_BUCKET) if masked and t_hi else (t_hi or lc.max_len)   # (_decode_backends)
+    S = min(lc.max_len, -(-t_hi // DECODE_SDPA_BUCKET) * DECODE_SDPA_BUCKET) if masked and t_hi else (t_hi or lc.max_len)   # (DECODE_SDPA_BUCKET)
     ok = torch.arange(S, device=pos.device) <= pos[:, None] if masked else None              # [B, S]
     o = sdpa_decode(q.transpose(1, 2), lc.k[:, :, :S], lc.v[:, :, :S], None if ok is None else ok[:, None, None])
     if lc.count_reads: lc.reads.copy_((torch.full_like(pos, S) if ok is None else ok.sum(-1))[:, None, None].expand_as(lc.reads))
