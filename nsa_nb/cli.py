@@ -4,7 +4,7 @@
 
 # %% ../nbs/10_cli.ipynb #10b185cf
 from __future__ import annotations
-import argparse, functools, inspect, os, sys
+import argparse, functools, inspect, os, sys, time
 from pathlib import Path
 import torch
 from fastcore.docments import docments
@@ -82,9 +82,13 @@ def generate_main(ckpt:str,                 # checkpoint file, or a run director
         print(f"nsa_nb_generate: {e}", file=sys.stderr); return 1
     ids = [int(t) for t in tok.encode(prompt)] or [tok.eot]
     g = torch.Generator(device=dev).manual_seed(seed)
+    t0 = time.perf_counter()
     out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=temperature, top_k=top_k or None,
                          generator=g, context=cfg.train.seq_len)
-    print(tok.decode(out[0].tolist()))
+    text = tok.decode(out[0].tolist())                                                      # (tolist waits for the GPU)
+    n_new, s = out.shape[1] - len(ids), time.perf_counter() - t0
+    print(text)
+    print(f"nsa_nb_generate: {n_new} tokens in {s:.2f} s ({n_new / max(s, 1e-9):.1f} tokens/s, prefill included) on {dev}", file=sys.stderr)
     return 0
 
 def nsa_nb_generate(argv:list[str]|None=None) -> int:
