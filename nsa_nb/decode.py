@@ -436,12 +436,17 @@ def _check_step(model:TransformerLM, next_idx, cache):
 def decode_step(self:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
     "Feed one token per sequence, `next_idx [B, 1]`: returns logits `[B, 1, vocab]` and `cache` (updated in place: every row one longer)."
     _check_step(self, next_idx, cache)
-    t_hi, uniform, rope = max(cache.lens_host) + 1, len(set(cache.lens_host)) == 1, {}           # rope: made by the first layer, used by all
-    with _attn_calls(self, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, t_hi, uniform, rope)):
-        logits = self(next_idx)
-    cache.lens += 1
+    logits = _step(self, next_idx, cache, max(cache.lens_host) + 1, len(set(cache.lens_host)) == 1)   # sizes from the host mirror: no sync
     cache.lens_host = [n + 1 for n in cache.lens_host]
     return logits, cache
+
+def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool) -> torch.Tensor:
+    "One token per row through every layer (`layer_decode`), `cache.lens` advanced on the device: logits `[B, 1, vocab]`."
+    rope = {}                                                                               # made by the first layer, used by all
+    with _attn_calls(model, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, t_hi, uniform, rope)):
+        logits = model(next_idx)
+    cache.lens += 1
+    return logits
 
 # %% ../nbs/11_decode.ipynb #6ca48f61
 def decode_vs_forward(model:TransformerLM, prompt_lens:list, T_full:int, backend:str|None=None, seed:int=0, errors:bool=False):
@@ -493,11 +498,7 @@ def graph_decode_ok(model:TransformerLM, cache) -> bool:
 @torch.no_grad()
 def decode_step_static(self:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache) -> torch.Tensor:
     "`decode_step` with no size read on the host (dense layers attend over the whole capacity under a mask), so that a CUDA graph of it stays right as the lengths grow; advances `cache.lens` only. Returns logits `[B, 1, vocab]`."
-    rope = {}
-    with _attn_calls(self, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, None, False, rope)):
-        logits = self(next_idx)
-    cache.lens += 1
-    return logits
+    return _step(self, next_idx, cache, None, False)
 
 class GraphDecoder:
     "`decode_step` on one cache as a CUDA graph: the first call runs the step eagerly (compiling the kernels) and captures the next; later calls copy the tokens in and replay. `cache.lens_host` is advanced on the host (every row grows by one)."
