@@ -185,7 +185,7 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
     if what not in BENCH_DEFAULTS: raise SystemExit(f"unknown benchmark {what!r}: choose 'kernels', 'train' or 'decode'")
     d = BENCH_DEFAULTS[what]                                                     # options checked before the GPU: on any machine
     lens = _csv(lengths or d['lengths'], 'lengths', int)
-    ms = _csv(modes or d['modes'], 'modes', allowed=BENCH_MODES[what]) if what in BENCH_MODES else None
+    mds = _csv(modes or d['modes'], 'modes', allowed=BENCH_MODES[what]) if what in BENCH_MODES else None
     if what == 'decode': bs, ps = _csv(batches, 'batches', int), _csv(parts, 'parts', allowed=('core', 'layer', 'model'))
     if not torch.cuda.is_available(): raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     o = Path(out); o.mkdir(parents=True, exist_ok=True)
@@ -197,10 +197,10 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
         return print(train_table(rows))
     if what == 'decode':                                                         # notebook 11; it prints its table
         from nsa_nb.decode import bench_decode, plot_decode
-        rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=ms, out=o/'decode.json')
-        if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in ms else 'eager')
+        rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=mds, out=o/'decode.json')
+        if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else 'eager')
         return
-    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'nsa', 'fla')), ms)
+    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'nsa', 'fla')), mds)
     (o/'kernels.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})

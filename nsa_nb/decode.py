@@ -29,7 +29,7 @@ __all__ = ['INTERPRET', 'DECODE_BACKENDS', 'DECODE_SDPA_BUCKET', 'PDL', 'MAX_SPL
            'SEL_STAGES', 'ROW_FIRST', 'COMBINE_WARP_PARTIALS', 'RANK_PICK', 'predicted_reads', 'NSALayerCache',
            'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache', 'DecodeCache', 'rope_at',
            'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill', 'dense_layer_prefill', 'layer_prefill',
-           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref',
+           'decode_compressed', 'decode_select', 'decode_selected', 'decode_window', 'nsa_decode_ref', 'triton_step',
            'nsa_layer_decode', 'sdpa_decode', 'dense_layer_decode', 'layer_decode', 'decode_vs_forward', 'fill_random_',
            'graph_decode_ok', 'GraphDecoder', 'nsa_decode_triton', 'append_token_triton', 'graph_replay_check',
            'gpu_decode_check', 'decode_table', 'plot_decode', 'bench_decode']
@@ -301,11 +301,15 @@ def nsa_decode_ref(q:torch.Tensor,        # [B, HQ, K] the new tokens' queries, 
     return gate_combine(g, br), idx, reads, br
 
 # %% ../nbs/11_decode.ipynb #fb620e2d
+def triton_step(attn:NSAttention, lc:NSALayerCache) -> bool:
+    "This layer's decode step is Triton launches only (no host sync, so a CUDA graph can hold it): the Triton path with phi='avg', whose cache append is one kernel (an MLP phi appends in PyTorch)."
+    return lc.backend == 'triton' and attn.cfg.phi == 'avg'
+
 def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:torch.Tensor, t_hi:int|None=None, uniform:bool=False, rope:dict|None=None):
     "One token per row through an `NSAttention` layer: `x [B, 1, dim]` at `pos [B]` -> `[B, 1, dim]`; appends to `lc`."
     B = x.shape[0]
     q, ks, vs = decode_heads(attn, x, pos, rope)                                            # [B, HQ, K], 3 x [B, H, K|V]
-    if lc.backend == 'triton' and attn.cfg.phi == 'avg': append_token_triton(attn, lc, ks, vs, pos)   # one launch instead of a dozen
+    if triton_step(attn, lc): append_token_triton(attn, lc, ks, vs, pos)                    # one launch instead of a dozen
     else: append_token(attn, lc, ks, vs, pos)
     g = attn.gate(x)[:, 0].to(q.dtype)                                                      # [B, HQ, 3]
     if lc.backend == 'triton': o, lc.idx, reads = nsa_decode_triton(q, lc, pos, g, attn.cfg, count=lc.count_reads)
@@ -333,7 +337,8 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
     _write(lc.k, k[:, 0], pos); _write(lc.v, attn.v_proj(x).view(B, attn.n_kv, attn.d_v), pos)
     masked = not (uniform and t_hi)                                                         # equal rows need no mask
-    S = min(lc.max_len, -(-t_hi // DECODE_SDPA_BUCKET) * DECODE_SDPA_BUCKET) if masked and t_hi else (t_hi or lc.max_len)   # (DECODE_SDPA_BUCKET)
+    if t_hi is None: S = lc.max_len
+    else: S = min(lc.max_len, -(-t_hi // DECODE_SDPA_BUCKET) * DECODE_SDPA_BUCKET) if masked else t_hi   # a mask anyway: round up (one cuDNN plan per bucket)
     ok = torch.arange(S, device=pos.device) <= pos[:, None] if masked else None              # [B, S]
     o = sdpa_decode(q.transpose(1, 2), lc.k[:, :, :S], lc.v[:, :, :S], None if ok is None else ok[:, None, None])
     if lc.count_reads: lc.reads.copy_((torch.full_like(pos, S) if ok is None else ok.sum(-1))[:, None, None].expand_as(lc.reads))
@@ -491,8 +496,7 @@ def has_decode_cache(self:TransformerLM) -> bool:
 
 def graph_decode_ok(model:TransformerLM, cache) -> bool:
     "A decode step of `model` on `cache` can be captured once in a CUDA graph and replayed as the lengths grow: on CUDA, every layer dense or NSA on the Triton path with phi='avg' (no host sync in its step)."
-    return cache.device.type == 'cuda' and all(isinstance(lc, DenseLayerCache) or (lc.backend == 'triton' and b.attn.cfg.phi == 'avg')
-                                               for b, lc in zip(model.blocks, cache.layers))
+    return cache.device.type == 'cuda' and all(isinstance(lc, DenseLayerCache) or triton_step(b.attn, lc) for b, lc in zip(model.blocks, cache.layers))
 
 @patch
 @torch.no_grad()
