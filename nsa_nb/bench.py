@@ -13,8 +13,9 @@ from .config import NSAConfig
 from .compression import Compressor
 
 # %% auto #0
-__all__ = ['SHAPES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'fla_full', 'time_impl', 'work', 'bench_kernels',
-           'speedups', 'table', 'plot_kernels', 'm7c_125m', 'bench_train', 'train_table', 'nsa_nb_bench']
+__all__ = ['SHAPES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work',
+           'bench_kernels', 'speedups', 'table', 'plot_kernels', 'm7c_125m', 'bench_train', 'train_table',
+           'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #0a4e146b
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -24,8 +25,13 @@ def nsa_full(q, k, v, g, cfg:NSAConfig):
     return kn.nsa_attention_triton(q, (k,) * 3, (v,) * 3, phi_k, phi_v, g, cfg)[0]   # what NSAttention runs on this path
 
 def sdpa_full(q, k, v):
-    "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`."
+    "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`, on the backend torch picks."
     return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+def sdpa_flash(q, k, v):
+    "`sdpa_full` on SDPA's flash backend only (its backward follows the forward's backend)."
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    with sdpa_kernel([SDPBackend.FLASH_ATTENTION]): return sdpa_full(q, k, v)
 
 def fla_full(q, k, v, g, cfg:NSAConfig):
     "fla-core's parallel_nsa: compression + selection (it has no window at window_size=0)."
@@ -43,9 +49,10 @@ def _inputs(B, T, HQ, H, K, V, dtype, layout):
 def time_impl(impl:str, B:int, T:int, HQ:int, H:int, K:int, V:int, cfg:NSAConfig, mode:str='fwd', dtype=torch.bfloat16, rep_ms:int=200):
     "Median ms of one call of `impl` in `mode` ('fwd' or 'fwdbwd'), and peak extra memory in MiB (fwdbwd)."
     import triton
-    q, k, v, g = _inputs(B, T, HQ, H, K, V, dtype, 'bhtd' if impl == 'sdpa' else 'bthd')
-    f = {'sdpa': lambda: sdpa_full(q, k, v), 'nsa': lambda: nsa_full(q, k, v, g, cfg), 'fla': lambda: fla_full(q, k, v, g, cfg)}[impl]
-    ins = [q, k, v] + ([g] if impl != 'sdpa' else [])
+    dense = impl.startswith('sdpa')
+    q, k, v, g = _inputs(B, T, HQ, H, K, V, dtype, 'bhtd' if dense else 'bthd')
+    f = {'sdpa': lambda: sdpa_full(q, k, v), 'sdpa_flash': lambda: sdpa_flash(q, k, v), 'nsa': lambda: nsa_full(q, k, v, g, cfg), 'fla': lambda: fla_full(q, k, v, g, cfg)}[impl]
+    ins = [q, k, v] + ([] if dense else [g])
     if mode == 'fwd':
         with torch.no_grad(): return triton.testing.do_bench(f, warmup=25, rep=rep_ms, return_mode='median'), None
     o = f(); do = torch.randn_like(o); del o
@@ -70,7 +77,7 @@ def work(T:int, HQ:int, H:int, K:int, V:int, cfg:NSAConfig, B:int=1) -> dict:
 # %% ../nbs/12_bench.ipynb #5be57e18
 SHAPES = {'paper': (64, 4, 128, 128), 'model125m': (12, 2, 64, 64)}   # (HQ, H, K, V)
 
-def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'model125m'), impls=('sdpa', 'nsa', 'fla'),
+def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'model125m'), impls=('sdpa', 'sdpa_flash', 'nsa', 'fla'),
                   modes=('fwd', 'fwdbwd'), cfg:NSAConfig|None=None, log=print) -> list[dict]:
     "Time every (shape, T, impl, mode); rows of dicts. An impl that cannot run a shape is recorded with its error."
     cfg, rows = cfg or NSAConfig(), []
@@ -88,23 +95,24 @@ def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'm
 
 # %% ../nbs/12_bench.ipynb #d82d2fc2
 def speedups(rows:list[dict]) -> list[dict]:
-    "One row per (shape, T, mode): ms of each impl and speed-up over sdpa."
+    "One row per (shape, T, mode): ms of each impl and speed-up over sdpa (`*_x`) and over sdpa_flash (`*_x_flash`)."
     out = {}
     for r in rows:
         o = out.setdefault((r['shape'], r['T'], r['mode']), dict(shape=r['shape'], T=r['T'], mode=r['mode']))
         o[r['impl']] = r.get('ms'); o[r['impl'] + '_mib'] = r.get('peak_mib')
     for o in out.values():
         for impl in ('nsa', 'fla'):
-            if o.get('sdpa') and o.get(impl): o[impl + '_x'] = o['sdpa'] / o[impl]
+            for base, x in (('sdpa', '_x'), ('sdpa_flash', '_x_flash')):
+                if o.get(base) and o.get(impl): o[impl + x] = o[base] / o[impl]
     return list(out.values())
 
 def table(rows:list[dict]) -> str:
     "Markdown table of `speedups(rows)`."
     f = lambda x, p='.2f': '-' if x is None else format(x, p)
-    lines = ['| shape | T | mode | sdpa ms | nsa ms | nsa x | fla ms | fla x | sdpa MiB | nsa MiB |', '|' + '---|' * 10]
+    lines = ['| shape | T | mode | sdpa ms | sdpa_flash ms | nsa ms | nsa x | nsa x flash | fla ms | fla x | fla x flash | sdpa MiB | nsa MiB |', '|' + '---|' * 13]
     for o in speedups(rows):
-        lines.append(f"| {o['shape']} | {o['T']} | {o['mode']} | {f(o.get('sdpa'))} | {f(o.get('nsa'))} | {f(o.get('nsa_x'))} | "
-                     f"{f(o.get('fla'))} | {f(o.get('fla_x'))} | {f(o.get('sdpa_mib'), '.0f')} | {f(o.get('nsa_mib'), '.0f')} |")
+        lines.append(f"| {o['shape']} | {o['T']} | {o['mode']} | {f(o.get('sdpa'))} | {f(o.get('sdpa_flash'))} | {f(o.get('nsa'))} | {f(o.get('nsa_x'))} | "
+                     f"{f(o.get('nsa_x_flash'))} | {f(o.get('fla'))} | {f(o.get('fla_x'))} | {f(o.get('fla_x_flash'))} | {f(o.get('sdpa_mib'), '.0f')} | {f(o.get('nsa_mib'), '.0f')} |")
     return '\n'.join(lines)
 
 # %% ../nbs/12_bench.ipynb #06a20d94
@@ -116,7 +124,7 @@ def plot_kernels(rows:list[dict], path=None):
     fig, axs = plt.subplots(1, len(shapes) + 1, figsize=(5 * (len(shapes) + 1), 3.6))
     for ax, shape in zip(axs, shapes):
         for mode, ls in (('fwd', '--'), ('fwdbwd', '-')):
-            for impl, c in (('sdpa', 'tab:gray'), ('nsa', 'tab:blue'), ('fla', 'tab:orange')):
+            for impl, c in (('sdpa', 'tab:gray'), ('sdpa_flash', 'tab:brown'), ('nsa', 'tab:blue'), ('fla', 'tab:orange')):
                 pts = [(o['T'], o[impl]) for o in sp if o['shape'] == shape and o['mode'] == mode and o.get(impl)]
                 if pts: ax.plot(*zip(*pts), ls, color=c, marker='o', label=f'{impl} {mode}')
         ax.set(xscale='log', yscale='log', xlabel='T', ylabel='ms', title=shape); ax.legend(fontsize=7)
@@ -177,7 +185,7 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
                  out:str='runs/bench',     # folder for the JSON, CSV and PNG
                  lengths:str=None,         # comma-separated sequence lengths (decode: contexts); default: kernels 4k-64k, train 2048,8192,32768, decode 8k-128k
                  shapes:str='paper,model125m',  # kernels: comma-separated names from SHAPES
-                 impls:str='sdpa,nsa,fla',  # kernels: implementations to time
+                 impls:str='sdpa,sdpa_flash,nsa,fla',  # kernels: implementations to time (sdpa: torch's default backend; sdpa_flash: its flash backend)
                  modes:str=None,           # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph (Python launches, a replayed CUDA graph)
                  batches:str='1,8',        # decode: sequences decoded together
                  parts:str='core,layer,model'):   # decode: attention over the cache, the attention layer, the whole 125M model
@@ -200,7 +208,7 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
         rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=mds, out=o/'decode.json')
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else 'eager')
         return
-    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'nsa', 'fla')), mds)
+    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'sdpa_flash', 'nsa', 'fla')), mds)
     (o/'kernels.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})

@@ -52,7 +52,7 @@ def profile(T, HQ, H, K, V, cfg=NSAConfig(), tag=''):
     ks.LAUNCH = {}
     orig = kb._tiles
     for BM, BN, nw, ns in ((64, 64, 4, 2), (128, 64, 8, 3), (128, 128, 8, 2), (64, 128, 4, 3)):
-        kb._tiles = lambda G, K, V: (max(BM, 1 << (G - 1).bit_length()), BN, max(16, 1 << (K - 1).bit_length()), max(16, 1 << (V - 1).bit_length()), nw, ns)
+        kb._tiles = lambda G, K, V, window=False: (max(BM, 1 << (G - 1).bit_length()), BN, max(16, 1 << (K - 1).bit_length()), max(16, 1 << (V - 1).bit_length()), nw, ns)
         try:
             r[f'cmp_fwd {BM}x{BN} w{nw}s{ns}'] = timeit(lambda: kb.banded_fwd(q, kc, vc, (cfg.d, cfg.l - 1), None, sc))
             r[f'win_fwd {BM}x{BN} w{nw}s{ns}'] = timeit(lambda: kb.banded_fwd(q, k, v, (1, 0), cfg.w, sc))

@@ -138,24 +138,21 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
 # %% ../../nbs/06a_kernel_banded.ipynb #0b85a99a
 INTERPRET = os.environ.get('TRITON_INTERPRET') == '1'
 
-def _tiles(G:int, K:int, V:int):
-    "(BM, BN, BK, BV, num_warps, num_stages) for a group of G heads and head dims K, V."
+def _tiles(G:int, K:int, V:int, window:bool=False):
+    "The forward's (BM, BN, BK, BV, num_warps, num_stages) for a group of G heads, head dims K, V (`window`: the sliding branch)."
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
     if INTERPRET: return max(16, triton.next_power_of_2(G)), 16, BK, BV, 1, 1
-    BM = 128 if max(BK, BV) <= 128 else 64
+    BM = 128 if max(BK, BV) <= 128 and not window else 64              # the window's short key loops: 64 rows (H100 sweep below)
     BM = max(BM, triton.next_power_of_2(G))
-    nw, ns = (4, 2) if BM <= 64 else (8, 3)                              # forward: measured on H100 (bench_results/)
+    nw, ns = (4, 2) if BM <= 64 else (8, 3)                              # measured on H100 (bench_results/)
     return BM, 64, BK, BV, nw, ns
 
-def _bwd_tiles(G:int, K:int, V:int, window:bool):
-    "The backward's (BM, BN, BK, BV, num_warps): the forward's tiles, but 64 rows and 4 warps for the window's kernels."
-    BM, BN, BK, BV, nw, _ = _tiles(G, K, V)
-    if window and not INTERPRET: BM, nw = max(64, triton.next_power_of_2(G)), 4   # H100 sweep: see the backward's launcher
-    return BM, BN, BK, BV, nw
-
-def _bwd_stages(BK:int, BV:int) -> int:
-    "Backward kernels hold more tiles: fewer pipeline stages so shared memory fits (228 KB on H100)."
-    return 1 if INTERPRET or max(BK, BV) > 128 else 2
+def _bwd_tiles(G:int, K:int, V:int):
+    "The backward's (BM, BN, BK, BV, num_warps, num_stages), both kernels of both branches: 64 rows, 64 keys, 4 warps (H100 sweep below)."
+    BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
+    if INTERPRET: return max(16, triton.next_power_of_2(G)), 16, BK, BV, 1, 1
+    ns = 3 if max(BK, BV) <= 64 else 2 if max(BK, BV) <= 128 else 1    # more tiles held than the forward: stages that fit 228 KB
+    return max(64, triton.next_power_of_2(G)), 64, BK, BV, 4, ns
 
 def dot_precision(dtype) -> str:
     "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."
@@ -172,7 +169,7 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float):
     S = k.shape[1]
     q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
-    BM, BN, BK, BV, nw, ns = _tiles(G, K, V)
+    BM, BN, BK, BV, nw, ns = _tiles(G, K, V, w is not None)
     grid = (triton.cdiv(T, BM // G), B * H)
     pos_args, window = _params(k_pos, w)
     _banded_fwd_kernel[grid](q, k, v, o, lse, T, S, scale, *pos_args, HQ=HQ, H=H, G=G, K=K, V=V,
@@ -314,10 +311,10 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
     delta = row_dot(o, do) if delta is None else delta                             # [B, T, HQ] fp32
     acc = dq is not None
     dq, dk, dv = dq if acc else torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
-    BM, BN, BK, BV, nw = _bwd_tiles(G, K, V, w is not None)
+    BM, BN, BK, BV, nw, ns = _bwd_tiles(G, K, V)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
-    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=_bwd_stages(BK, BV))
+    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     # A compressed key is seen by every later query: a key tile's query loop can be ~T long, and there are only
     # T/(d*BN) key tiles (2 per head at T=2048). Split that loop over programs of `split` queries writing fp32 partials,
     # summed in a fixed order (deterministic). The window's loop is at most w + BN long and needs no split.
