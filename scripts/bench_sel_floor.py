@@ -99,6 +99,7 @@ def floor(T, shape, HQ, H, K, cfg):
     rest = unit(cmp_k) * 10 + unit(win_k) * 9 + unit(sel_k) * 4
     rest_fa2 = unit(cmp_k) * 8 + unit(win_k) * 7 + unit(sel_k) * 4
     bound = 2 * g_ms + rest / rate * 1e3                   # the forward's and dq's block loads, the rest at SDPA's rate
+    fwd_bound = g_ms + (unit(cmp_k) * 3 + unit(win_k) * 2) / rate * 1e3   # forward: compressed 2 + scores 1, window 2, selected loads
     bound_fa2 = 2 * g_ms + rest_fa2 / rate * 1e3
     g = torch.rand(1, T, HQ, 3, device=dev, dtype=dt)
     qn, kn_, vn = [x.clone().requires_grad_() for x in (q, k, v)]
@@ -107,7 +108,7 @@ def floor(T, shape, HQ, H, K, cfg):
     nsa_fb = bench(lambda: torch.autograd.grad(nsa_full(qn, kn_, vn, g, cfg), (qn, kn_, vn), do))
     record(dict(part='floor', shape=shape, T=T, sel_fwd_ms=sel_ms, gather_ms=gather, gather_gbytes=gbytes,
                 gather_tb_s=gbytes / g_ms, sel_fwd_tb_s=gbytes / sel_ms, sdpa_fwd_ms=sdpa_fwd, sdpa_fwdbwd_ms=sdpa_fb, sdpa_fwd_tflop_s=rate / 1e12,
-                rest_tflop=rest / 1e12, bound_ms=bound, bound_fa2_dq_ms=bound_fa2, ceiling_x=sdpa_fb / bound, ceiling_fa2_dq_x=sdpa_fb / bound_fa2,
+                rest_tflop=rest / 1e12, fwd_bound_ms=fwd_bound, fwd_ceiling_x=sdpa_fwd / fwd_bound, bound_ms=bound, bound_fa2_dq_ms=bound_fa2, ceiling_x=sdpa_fb / bound, ceiling_fa2_dq_x=sdpa_fb / bound_fa2,
                 nsa_fwd_ms=nsa_fwd, nsa_fwdbwd_ms=nsa_fb, nsa_fwdbwd_x=sdpa_fb / nsa_fb))
 
 def g16(T, rho, cfg, HQ=64, H=4, K=128):
