@@ -13,8 +13,8 @@ from .config import NSAConfig
 from .compression import Compressor
 
 # %% auto #0
-__all__ = ['SHAPES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work',
-           'bench_kernels', 'speedups', 'table', 'plot_kernels', 'm7c_125m', 'bench_train', 'train_table',
+__all__ = ['SHAPES', 'IMPLS', 'BENCH_DEFAULTS', 'BENCH_MODES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl',
+           'work', 'bench_kernels', 'speedups', 'table', 'plot_kernels', 'm7c_125m', 'bench_train', 'train_table',
            'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #0a4e146b
@@ -76,8 +76,9 @@ def work(T:int, HQ:int, H:int, K:int, V:int, cfg:NSAConfig, B:int=1) -> dict:
 
 # %% ../nbs/12_bench.ipynb #5be57e18
 SHAPES = {'paper': (64, 4, 128, 128), 'model125m': (12, 2, 64, 64)}   # (HQ, H, K, V)
+IMPLS = ('sdpa', 'sdpa_flash', 'nsa', 'fla')                            # what `time_impl` runs
 
-def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'model125m'), impls=('sdpa', 'sdpa_flash', 'nsa', 'fla'),
+def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'model125m'), impls=IMPLS,
                   modes=('fwd', 'fwdbwd'), cfg:NSAConfig|None=None, log=print) -> list[dict]:
     "Time every (shape, T, impl, mode); rows of dicts. An impl that cannot run a shape is recorded with its error."
     cfg, rows = cfg or NSAConfig(), []
@@ -208,7 +209,7 @@ def nsa_nb_bench(what:Param("'kernels': NSA vs SDPA (and fla-core); 'train': 125
         rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=mds, out=o/'decode.json')
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else 'eager')
         return
-    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=('sdpa', 'sdpa_flash', 'nsa', 'fla')), mds)
+    rows = bench_kernels(lens, _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=IMPLS), mds)
     (o/'kernels.json').write_text(json.dumps(dict(env=dev, rows=rows), indent=1))
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})

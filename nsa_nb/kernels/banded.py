@@ -148,11 +148,10 @@ def _tiles(G:int, K:int, V:int, window:bool=False):
     return BM, 64, BK, BV, nw, ns
 
 def _bwd_tiles(G:int, K:int, V:int):
-    "The backward's (BM, BN, BK, BV, num_warps, num_stages), both kernels of both branches: 64 rows, 64 keys, 4 warps (H100 sweep below)."
-    BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
-    if INTERPRET: return max(16, triton.next_power_of_2(G)), 16, BK, BV, 1, 1
-    ns = 3 if max(BK, BV) <= 64 else 2 if max(BK, BV) <= 128 else 1    # more tiles held than the forward: stages that fit 228 KB
-    return max(64, triton.next_power_of_2(G)), 64, BK, BV, 4, ns
+    "The backward's (BM, BN, BK, BV, num_warps, num_stages), both kernels of both branches: the window's forward tiles, 64 rows and 64 keys, with 4 warps (H100 sweep below)."
+    BM, BN, BK, BV, nw, ns = _tiles(G, K, V, window=True)
+    if INTERPRET: return BM, BN, BK, BV, nw, ns
+    return BM, BN, BK, BV, 4, 3 if max(BK, BV) <= 64 else 2 if max(BK, BV) <= 128 else 1   # more tiles held than the forward: stages that fit 228 KB
 
 def dot_precision(dtype) -> str:
     "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."
