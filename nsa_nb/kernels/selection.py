@@ -323,7 +323,7 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
     return invert_selection_finish(invert_selection_start(idx, n_slc, seg))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
-SEG = 256         # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries)
+SEG = 1024        # queries per dk/dv program: bounds the longest program (the initial block is read by all T queries); H100 sweep below
 
 def _dkdv_launch(BK:int, BV:int) -> dict:
     "The dk/dv kernel's (query, head) rows per step `BR` and warps: H100 sweep, `scripts/sweep_sel_dkdv.py` (below)."
