@@ -195,6 +195,7 @@ def generate(self:TransformerLM,
     use_cache = self.has_decode_cache() if cached is None else cached
     if use_cache and not self.has_decode_cache():
         raise ValueError("cached=True needs a decode cache in every layer (import nsa_nb.decode; model.attn='window' has none): pass cached=False")
+    if graph and not use_cache: raise ValueError("graph=True replays cached decode steps: it needs cached=True (or None with a decode cache in every layer)")
     sample = lambda logits: sample_next(logits.float(), temperature, top_k, generator)     # [B, vocab] -> [B, 1]
     with evaluating(self):
         return self.generate_cached(idx, max_new_tokens, sample, context, graph) if use_cache else self.generate_full(idx, max_new_tokens, sample, context)
