@@ -1,6 +1,6 @@
 """The scores kernel (notebook 06c) before and after it walks each compressed key once and sums the group's heads first
 (commit 86179f5's version: R = 5 strided taps a selection block), in one run on one GPU: `select_blocks_triton` (scores +
-top-n) of both, bf16, random q, k, at the paper's shape and the 125M model's; whether both pick the same blocks; then a sweep of the new loop's pipeline stages and group-summed tile size (queries x compressed blocks a step) at 64k.
+top-n) of both, bf16, random q, k, at the paper's shape and the 125M model's; whether both pick the same blocks; then a sweep of the new loop's pipeline stages and step (compressed blocks; until 2026-11-24 a group-summed tile size, queries x compressed blocks) at 64k.
 Take the old module from git first, then carry .pk to the GPU node:
   mkdir -p .pk && git show 86179f5:nsa_nb/kernels/nsa.py > .pk/nsa_before.py
   python3 scripts/bench_scores.py OUT.json"""
@@ -31,9 +31,9 @@ for shape, (HQ, H, K) in SHAPES.items():
         record(r)
         if T != 65536: continue
         for st in (1, 2, 3):
-            for tile in (512, 1024, 2048):
-                after.SCORES_STAGES, after.SCORES_TILE = st, tile
+            for step in (32, 64, 128):
+                after.SCORES_STAGES, after.SCORES_STEP = st, step
                 try: ms = bench(lambda: after.select_blocks_triton(q, kc, lse, cfg))
                 except Exception as e: ms = str(e)[:80]
-                record(dict(shape=shape, T=T, scores_stages=st, scores_tile=tile, ms=ms))
-        after.SCORES_STAGES, after.SCORES_TILE = 2, 1024
+                record(dict(shape=shape, T=T, scores_stages=st, scores_step=step, ms=ms))
+        after.SCORES_STAGES, after.SCORES_STEP = 2, 64

@@ -14,7 +14,7 @@ from .banded import INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, band
 from .selection import SEG, _in_backward, invert_selection_start, sel_fwd, sel_bwd, sel_tiles, selected_attention_triton
 
 # %% auto #0
-__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_TILE', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
+__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_STEP', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
            'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton',
            'nsa_branches', 'NSAGated', 'nsa_attention_triton']
 
@@ -26,10 +26,10 @@ def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
     return tl.where((r >= 0) & (r <= SU + LU - 2), tl.minimum(r + 1, SU) - tl.maximum(r + 1 - LU, 0), 0).to(tl.float32)
 
 @triton.jit
-def _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+def _scores_step(b_q, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
                  H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr,
                  BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr):
-    "Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; MASKED: some compressed block is not visible to some query."
+    "Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; `carry` [BT, BJ]: what earlier steps spilled into them; returns what this one spills into the next. MASKED: some compressed block is not visible to some query."
     BC: tl.constexpr = BJ * SU                                                      # compressed blocks: BJ groups of SU
     o_k, o_jj, o_s = tl.arange(0, BK), tl.arange(0, BJ), tl.arange(0, SU)
     o_j, o_c = j0 + o_jj, j0 * SU + tl.arange(0, BC)
@@ -39,21 +39,18 @@ def _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l
     b_s = tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]     # [BT*GP, BC]; lse = inf on padded rows: p = 0
     if MASKED: b_s = tl.where(m_c[None, :] & (o_c * d + l - 1 <= r_t[:, None]), b_s, float('-inf'))   # notebook 02's rule
     b_g = tl.reshape(tl.sum(tl.reshape(tl.exp2(b_s), [BT, GP, BC]), 1), [BT, BJ, SU])   # p_cmp summed over the group first (Eq. 10)
-    b_sc = tl.sum(b_g * _tap_weights(o_s, 0, SU, LU)[None, None, :], 2)            # Eq. 9, group j's own blocks: [BT, BJ]
-    if MU > 0:                                                                      # the rest spills into blocks j+1..j+MU,
-        m_next = m_t[:, None] & (o_j + MU < n_slc)[None, :]                         # added into SC's row, one shift m per barrier
-        tl.store(p_row + (o_j + MU)[None, :], tl.zeros([BT, BJ], tl.float32), mask=m_next)   # zero [j0+MU, j0+BJ+MU)
-        tl.debug_barrier()
-        for m in tl.static_range(1, MU + 1):
-            m_m = m_t[:, None] & (o_j + m < n_slc)[None, :]
-            b_in = tl.load(p_row + (o_j + m)[None, :], mask=m_m, other=0.)
-            tl.store(p_row + (o_j + m)[None, :], b_in + tl.sum(b_g * _tap_weights(o_s, m, SU, LU)[None, None, :], 2), mask=m_m)
-            tl.debug_barrier()
-        b_sc += tl.load(p_row + o_j[None, :], mask=m_t[:, None] & (o_j < n_slc)[None, :], other=0.)   # what groups < j spilled
+    b_sc = tl.sum(b_g * _tap_weights(o_s, 0, SU, LU)[None, None, :], 2) + carry    # Eq. 9, group j's own blocks, + earlier steps' spill
+    spill = tl.zeros([BT, BJ], tl.float32)
+    for m in tl.static_range(1, MU + 1):                                            # the rest goes into blocks j+1..j+MU:
+        b_m = tl.sum(b_g * _tap_weights(o_s, m, SU, LU)[None, None, :], 2)          # [BT, BJ], group jj's share of block j0 + jj + m
+        b_m = tl.gather(b_m, tl.broadcast_to(((o_jj + BJ - m) % BJ)[None, :], [BT, BJ]), 1)   # rotated: column jj holds group jj - m's
+        b_sc += tl.where(o_jj[None, :] >= m, b_m, 0.)                               # share, and for jj < m the step's last groups',
+        spill += tl.where(o_jj[None, :] < m, b_m, 0.)                               # which is the next step's column jj
     visible = o_j[None, :] <= cur[:, None]
     forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
     b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
     tl.store(p_row + o_j[None, :], b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
+    return spill
 
 @triton.jit
 def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
@@ -74,19 +71,17 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
     m_t = o_t < tl.minimum(t_start + Tc, T)
     cur = o_t // l_sel
     p_row = SC + (i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc       # [BT, 1] rows of SC [B*H, Tc, n_slc]
-    if MU > 0:                                                                      # nothing spills into blocks 0..MU-1
-        o_jj = tl.arange(0, BJ)
-        tl.store(p_row + o_jj[None, :], tl.zeros([BT, BJ], tl.float32), mask=m_t[:, None] & (o_jj < MU)[None, :] & (o_jj < n_slc)[None, :])
     n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1                               # blocks visible to the tile's last query
     n_all = _n_seen(t0, N, d, l - 1)                                                # compressed blocks visible to its first
     j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
     qk_scale = scale * 1.4426950408889634
+    spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
     for j0 in range(0, j_all, BJ):
-        _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
-                     H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, False)
+        spill = _scores_step(b_q, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+                             H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, False)
     for j0 in range(j_all, n_vis, BJ):                                              # later blocks: never read (top-n masks them)
-        _scores_step(b_q, b_lse, KC, p_row, j0, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
-                     H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, True)
+        spill = _scores_step(b_q, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
+                             H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, True)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
@@ -120,7 +115,7 @@ def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, l_sel, k, n_sel,
 SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
 MAX_BLOCKS = 16384          # selection blocks per row that top-n holds in registers (T up to 1M at l_sel=64)
 SCORES_STAGES = 2           # software-pipeline stages of the scores loop (one key tile a step)
-SCORES_TILE = 1024          # a scores step's group-summed tile, queries x compressed blocks (H100: 8 x 128 at G=16, 16 x 64 at G=6)
+SCORES_STEP = 64            # compressed blocks a scores step takes (H100 sweep below: 64 at G=16 and G=6)
 TOPN_LAUNCH = {}            # override the top-n kernel's launch ('BR' rows per program, 'num_warps'): scripts/bench_topn.py sweeps them
 
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each row written up to its own block
@@ -150,7 +145,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     SU, LU = cfg.l_sel // cfg.d, cfg.l // cfg.d                                      # SU a power of two: l_sel is one, d divides it
     MU = -(-(LU - 1) // SU)                                                          # later selection blocks a compressed block spills into
     BT = max(1, (16 if INTERPRET else 128) // GP)
-    BC = 16 if INTERPRET else min(256, max(32, SCORES_TILE // BT))                 # compressed blocks a step (H100 sweep)
+    BC = 16 if INTERPRET else SCORES_STEP                                            # compressed blocks a step
     BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU)                           # in BJ groups of SU
     Tc = max(BT, min(T, SCORE_BYTES // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
@@ -282,14 +277,14 @@ class NSAGated(torch.autograd.Function):
         o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, cmp_pos, None, scale)
         idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
         tiles = sel_tiles(idx, G)
-        o_s, lse_s = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, tiles)
         o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
+        o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, tiles, gated=(g, o_c, o_w))   # Eq. 5 in the same pass
         ctx.save_for_backward(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles)
         ctx.cfg, ctx.scale, ctx.cmp_pos = cfg, scale, cmp_pos
         ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], cfg.l_sel), SEG) if invert else None   # for the backward
         ctx.mark_non_differentiable(idx)
         ctx.set_materialize_grads(False)                                             # outputs without a gradient come as None, not zeros
-        return combine_fwd(g, o_c, o_s, o_w), o_c, o_s, o_w, idx
+        return o, o_c, o_s, o_w, idx
 
     @staticmethod
     @torch.autograd.function.once_differentiable

@@ -57,10 +57,10 @@ def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H: tl.constexpr
     return takes
 
 @triton.jit
-def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
-                  BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr):
-    "Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and lse."
+                  BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
+    "Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and lse, and with `CMB` Eq. 5's gated sum into OG."
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
@@ -77,22 +77,30 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, lst, nblk, r_t, r_g, m_r, b_sel, t_hi,
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
         b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale + _sel_bias(b_sel, j, o_s, r_t, ONE)   # [BM, BS]
         b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # a row that skips this block adds nothing
-    b_o = b_acc / tl.where(b_l == 0., 1., b_l)[:, None]
-    tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
+    b_o = (b_acc / tl.where(b_l == 0., 1., b_l)[:, None]).to(O.dtype.element_ty)
+    p_o, m_o = row[:, None] * V + o_v[None, :], m_r[:, None] & (o_v < V)[None, :]   # [BM, BV] into O [B, T, HQ, V]
+    tl.store(O + p_o, b_o, mask=m_o)
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
+    if CMB:                                                                          # g_c o_c + g_s o + g_w o_w, summed as combine_fwd does
+        g = GT + row * 3                                                             # GT [B, T, HQ, 3]; OC, OW, OG like O
+        b_g = tl.load(g, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OC + p_o, mask=m_o, other=0.).to(tl.float32)
+        b_g += tl.load(g + 1, mask=m_r, other=0.).to(tl.float32)[:, None] * b_o.to(tl.float32)
+        b_g += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OW + p_o, mask=m_o, other=0.).to(tl.float32)
+        tl.store(OG + p_o, b_g.to(OG.dtype.element_ty), mask=m_o)
 
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, T, n_tiles, n_u, union_max, scale,
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr):
+                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     for s in range(TPP):                                                             # TPP tiles (or tokens) per program, one after the other
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM, ONE)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
-            _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC)
+            _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+                          HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC, CMB)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 def _sel_meta(G, K, V, l_sel, n_sel):
@@ -113,11 +121,14 @@ def _tile_tokens(G:int) -> int:
     "Tokens per tile (1: no tiles, every token alone)."
     return _tile_rows(G) // G
 
-def _tile_meta(G, K, V, l_sel, n_sel, one:bool):
-    "Launch settings of the forward and dq kernels: programs of `_tile_rows(G)` rows (a tile's tokens), or `one` token's G heads."
+def _tile_meta(G, K, V, l_sel, n_sel, one:bool, fwd:bool=False):
+    "Launch settings of the forward (`fwd`) and dq kernels: programs of `_tile_rows(G)` rows (a tile's tokens), or `one` token's G heads."
     meta = _sel_meta(G, K, V, l_sel, n_sel)
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G)
-    nw = 1 if INTERPRET else min(8, max(2, BM * max(meta['BK'], meta['BV']) // 1024))
+    work = BM * max(meta['BK'], meta['BV'])                                          # elements of a [BM, BK|BV] tile
+    nw = min(8, max(2, work // 1024))
+    if fwd and one: nw = max(nw, min(4, work // 512))   # one token's forward: 4 warps from 16 x 128 (H100: paper 64k 17.7 -> 17.0 ms; not dq, not 16 x 64)
+    nw = 1 if INTERPRET else nw
     BT = _tile_tokens(G)
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=TOKENS_PER_PROGRAM if one and BT > 1 else 1, num_warps=nw) | LAUNCH
 
@@ -143,16 +154,19 @@ def check_idx(q, k, v, idx):
         raise ValueError(f"idx must be [B, T, H, n_sel] = [{B}, {T}, {H}, n_sel] for q {tuple(q.shape)} and k {tuple(k.shape)}; got {tuple(idx.shape)}")
     return B, T, HQ, H, G, K, V
 
-def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None):
-    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`; `tiles` from `sel_tiles` (made here if None)."
+def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
+            gated:tuple|None=None): # (g [B,T,HQ,3], o_c, o_w [B,T,HQ,V]), contiguous: also Eq. 5's gated sum, from the same pass
+    "Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]` (and with `gated` the gated sum); `tiles` from `sel_tiles` (made here if None)."
     B, T, HQ, H, G, K, V = check_idx(q, k, v, idx)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
+    o_g = None if gated is None else torch.empty_like(o)
+    cmb = (o,) * 4 if gated is None else (*gated, o_g)                              # (pointers the kernel does not use: any tensor)
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
-        meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, T, n_units, n_u, _union_max(G, idx.shape[-1]), scale, **meta)
-    return o, lse
+        meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, fwd=True) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None)
+        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, *cmb, T, n_units, n_u, _union_max(G, idx.shape[-1]), scale, **meta)
+    return (o, lse) if gated is None else (o, lse, o_g)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
 PAD_BLOCK = 2 ** 31 - 1   # fills a tile's block list after its distinct blocks (sorts after every block)
