@@ -4,14 +4,14 @@
 
 # %% ../nbs/02_compression.ipynb #c01427dc
 from __future__ import annotations
-import math
+import math, functools
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from .reference import upcast, check_qkv, masked_attend, chunked_queries, attention_ref
 
 # %% auto #0
-__all__ = ['n_cmp_blocks', 'cmp_block_visible', 'block_view', 'Compressor', 'compressed_attention']
+__all__ = ['n_cmp_blocks', 'cmp_block_visible', 'block_view', 'block_mean', 'Compressor', 'compressed_attention']
 
 # %% ../nbs/02_compression.ipynb #9751420a
 def n_cmp_blocks(T:int, l:int, d:int) -> int:
@@ -30,6 +30,14 @@ def block_view(x:torch.Tensor, l:int, d:int) -> torch.Tensor:
     if N == 0: return x.new_empty(B, 0, l, H, D)
     return x.unfold(1, l, d)[:, :N].permute(0, 1, 4, 2, 3)  # unfold: [B, N, H, D, l]
 
+def block_mean(x:torch.Tensor, l:int, d:int) -> torch.Tensor:
+    "The mean of every block of `x [B, T, H, D]`: `[B, N, H, D]` in x's dtype, summed in fp32 or wider; where d divides l, the mean of the block's l/d chunk means (no unfold: its backward is a scatter)."
+    N, acc = n_cmp_blocks(x.shape[1], l, d), torch.promote_types(x.dtype, torch.float32)
+    if l % d or N == 0: return block_view(x, l, d).mean(2, dtype=acc).to(x.dtype)
+    r = l // d                                                                      # chunks of d tokens per block
+    xs = x[:, :(N - 1 + r) * d].unflatten(1, (N - 1 + r, d)).mean(2, dtype=acc)     # [B, N-1+r, H, D] chunk means
+    return (functools.reduce(torch.add, (xs[:, i:i + N] for i in range(r))) / r).to(x.dtype)   # block i: chunks i..i+r-1
+
 # %% ../nbs/02_compression.ipynb #fd00997d
 class Compressor(nn.Module):
     "phi: `x [B, T, H, D]` -> compressed `[B, N, H, D]`, one vector per block `[i*d, i*d+l)`."
@@ -44,9 +52,9 @@ class Compressor(nn.Module):
             nn.init.normal_(self.fc2.weight, std=0.02 / math.sqrt(hidden)); nn.init.zeros_(self.fc2.bias)  # starts near 'avg'
 
     def forward(self, x):
-        xb = block_view(x, self.l, self.d)                   # [B, N, l, H, D]
-        mean = xb.mean(2)                                     # [B, N, H, D]
+        mean = block_mean(x, self.l, self.d)                  # [B, N, H, D]
         if self.phi == 'avg': return mean
+        xb = block_view(x, self.l, self.d)                    # [B, N, l, H, D]
         xb = (xb + self.pos[:, None]).permute(0, 1, 3, 2, 4).flatten(3)  # [B, N, H, l*D]
         return mean + self.fc2(F.gelu(self.fc1(xb)))
 

@@ -1,7 +1,8 @@
-"""Selection (scores + top-n) of this tree against an older `nsa_nb/kernels/nsa.py` (e.g. the bit-by-bit top-n), in one run on
-one GPU, bf16, B=1, random q, k: whether both pick the same blocks, and each one's time and its top-n kernel's alone.
-  git show REV:nsa_nb/kernels/nsa.py > .pk/nsa_prev.py    (on a machine with the history; carry .pk to the GPU node)
-  python3 scripts/check_topn.py OUT.json [.pk/nsa_prev.py]"""
+"""Selection (scores + top-n) of this tree against an older `nsa_nb/kernels/nsa.py` (e.g. commit 6993c03's one top-n launch
+per chunk, before the bands of rows), in one run on one GPU, bf16, B=1, random q, k: whether both pick the same blocks, and
+each one's time, and its top-n alone on the first chunk of random scores (rows 0.., where the bands are narrowest).
+  git show 6993c03:nsa_nb/kernels/nsa.py > .pk/nsa_6993.py    (on a machine with the history; carry .pk to the GPU node)
+  python3 scripts/check_topn.py OUT.json .pk/nsa_6993.py"""
 import sys, json
 import torch, triton
 import nsa_nb.kernels.nsa as after

@@ -14,9 +14,9 @@ from .banded import INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, band
 from .selection import SEG, _in_backward, invert_selection_start, sel_fwd, sel_bwd, sel_tiles, selected_attention_triton
 
 # %% auto #0
-__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_STEP', 'TOPN_LAUNCH', 'topn_triton', 'select_blocks_triton',
-           'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton',
-           'nsa_branches', 'NSAGated', 'nsa_attention_triton']
+__all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_STEP', 'TOPN_MIN_BAND', 'TOPN_LAUNCH', 'topn_triton',
+           'select_blocks_triton', 'tensors_unsupported', 'unsupported', 'combine_fwd', 'combine_bwd', 'GateCombine',
+           'gate_combine_triton', 'nsa_branches', 'NSAGated', 'nsa_attention_triton']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -85,13 +85,13 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
-def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, l_sel, k, n_sel,
+def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_sel,
                  NP: tl.constexpr, BR: tl.constexpr, KP: tl.constexpr):
     i_r, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = i_bh // H, i_bh % H
-    o_c = i_r * BR + tl.arange(0, BR)                                               # rows of the chunk SC [B*H, Tc, n_slc]
+    o_c = r_lo + i_r * BR + tl.arange(0, BR)                                        # rows r_lo..r_hi-1 of the chunk SC [B*H, Tc, n_slc]
     o_t = t_start + o_c                                                             # their queries
-    m_t = (o_c < Tc) & (o_t < T)
+    m_t = (o_c < r_hi) & (o_t < T)
     o_j = tl.arange(0, NP)                                                          # blocks
     vis = (o_j[None, :] <= (o_t // l_sel)[:, None]) & m_t[:, None]                # [BR, NP]; later blocks were not written
     b_sc = tl.load(SC + (i_bh * Tc + o_c).to(tl.int64)[:, None] * n_slc + o_j[None, :], mask=vis, other=float('-inf'))
@@ -116,6 +116,8 @@ SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks o
 MAX_BLOCKS = 16384          # selection blocks per row that top-n holds in registers (T up to 1M at l_sel=64)
 SCORES_STAGES = 2           # software-pipeline stages of the scores loop (one key tile a step)
 SCORES_STEP = 64            # compressed blocks a scores step takes (H100 sweep below: 64 at G=16 and G=6)
+TOPN_MIN_BAND = 16 if INTERPRET else 256   # top-n's narrowest band of rows, in blocks: each band is a launch (H100: bands from 16 up took
+                            # the 125M shape's selection at 8k from 0.08 to 0.13 ms; from 256 up, T <= 16k is one launch)
 TOPN_LAUNCH = {}            # override the top-n kernel's launch ('BR' rows per program, 'num_warps'): scripts/bench_topn.py sweeps them
 
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each row written up to its own block
@@ -124,11 +126,15 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
     "Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s picks; ties to the lowest block)."
     (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
     if n_slc > MAX_BLOCKS: raise ValueError(f"{n_slc} selection blocks per row: top-n holds at most {MAX_BLOCKS} (T <= {MAX_BLOCKS} * l_sel)")
-    NP = max(16, triton.next_power_of_2(n_slc))                                     # masked beyond n_slc; no tiny tiles
-    BR = TOPN_LAUNCH.get('BR') or max(1, (4096 if INTERPRET else 1024) // NP)       # rows per program: ~1k scores (H100 sweep)
-    _topn_kernel[(triton.cdiv(tc, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, cfg.l_sel, min(n_sel, n_slc), n_sel,
-                                            NP=NP, BR=BR, KP=max(16, triton.next_power_of_2(n_sel)),
-                                            num_warps=1 if INTERPRET else TOPN_LAUNCH.get('num_warps', max(1, min(16, BR * NP // 512))))
+    NP_all, r = max(16, triton.next_power_of_2(n_slc)), 0                         # masked beyond n_slc; no tiny tiles
+    while r < tc:                                                                   # bands of rows: query t sees t // l_sel + 1 blocks, so a band
+        NP = min(NP_all, max(TOPN_MIN_BAND, triton.next_power_of_2((t0 + r) // cfg.l_sel + 1)))   # holds a power of two of them
+        r_hi = tc if NP == NP_all else min(tc, NP * cfg.l_sel - t0)                # (a sequence's first half: half the columns)
+        BR = TOPN_LAUNCH.get('BR') or max(1, (4096 if INTERPRET else 1024) // NP)   # rows per program: ~1k scores (H100 sweep)
+        _topn_kernel[(triton.cdiv(r_hi - r, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, r, r_hi, cfg.l_sel, min(n_sel, n_slc), n_sel,
+                                                      NP=NP, BR=BR, KP=max(16, triton.next_power_of_2(n_sel)),
+                                                      num_warps=1 if INTERPRET else TOPN_LAUNCH.get('num_warps', max(1, min(16, BR * NP // 512))))
+        r = r_hi
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
 @torch.no_grad()
