@@ -161,6 +161,10 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
     o_g = None if gated is None else torch.empty_like(o)
+    if gated is not None:
+        gated = tuple(t.contiguous() for t in gated)
+        if gated[0].shape != (B, T, HQ, 3) or gated[1].shape != o.shape or gated[2].shape != o.shape:
+            raise ValueError(f"gated: want g [B, T, HQ, 3] = {[B, T, HQ, 3]} and o_c, o_w {list(o.shape)}; got {[tuple(t.shape) for t in gated]}")
     cmb = (o,) * 4 if gated is None else (*gated, o_g)                              # (pointers the kernel does not use: any tensor)
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk)):
