@@ -24,15 +24,20 @@ def train_with(module, name:str, fn, attn:str, T:int) -> dict:
     "`train_patched` with one function replaced."
     return train_patched(module, {name: fn}, attn, T)
 
-def random_selection(B, T, HQ, H, K, cfg):
-    "The blocks random q, k select (scores, top-n), as in the kernel benchmark."
+def scores_inputs(B, T, HQ, H, K, cfg):
+    "Random bf16 queries `q [B, T, HQ, K]`, the compressed keys of random keys and the compressed branch's lse: what the scores kernel reads."
     import torch
-    import nsa_nb.kernels.nsa as kn
     from nsa_nb.compression import Compressor
     from nsa_nb.kernels.banded import compressed_attention_triton
     q, k = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16)
     kc = Compressor(cfg.l, cfg.d, K)(k)
     _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
+    return q, kc, lse
+
+def random_selection(B, T, HQ, H, K, cfg):
+    "The blocks random q, k select (scores, top-n), as in the kernel benchmark."
+    import nsa_nb.kernels.nsa as kn
+    q, kc, lse = scores_inputs(B, T, HQ, H, K, cfg)
     return kn.select_blocks_triton(q, kc, lse, cfg)
 
 def text_selections(T, B=1, path='.pk/w_text_nsa_avg.pt'):

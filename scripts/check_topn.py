@@ -3,24 +3,20 @@ per chunk, before the bands of rows), in one run on one GPU, bf16, B=1, random q
 each one's time, and its top-n alone on the first chunk of random scores (rows 0.., where the bands are narrowest).
   git show 6993c03:nsa_nb/kernels/nsa.py > .pk/nsa_6993.py    (on a machine with the history; carry .pk to the GPU node)
   python3 scripts/check_topn.py OUT.json .pk/nsa_6993.py"""
-import sys, json
+import sys
 import torch, triton
 import nsa_nb.kernels.nsa as after
 from nsa_nb.config import NSAConfig
-from nsa_nb.compression import Compressor
-from nsa_nb.kernels.banded import compressed_attention_triton
-from _versions import load_old
+from _versions import load_old, recorder, scores_inputs
 
 if len(sys.argv) not in (2, 3): sys.exit(__doc__)
 before = load_old('kernels.nsa_prev', sys.argv[2] if len(sys.argv) > 2 else '.pk/nsa_prev.py')
 bench = lambda f: triton.testing.do_bench(f, warmup=25, rep=200)
-out, cfg = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[]), NSAConfig()
+record, cfg = recorder(sys.argv[1]), NSAConfig()
 for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items():
     for T in (8192, 65536):
         torch.manual_seed(0)
-        q, k = torch.randn(1, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(1, T, H, K, device='cuda', dtype=torch.bfloat16)
-        kc = Compressor(cfg.l, cfg.d, K).cuda().to(torch.bfloat16)(k)
-        _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
+        q, kc, lse = scores_inputs(1, T, HQ, H, K, cfg)
         a, b = before.select_blocks_triton(q, kc, lse, cfg), after.select_blocks_triton(q, kc, lse, cfg)
         n_slc, tc = triton.cdiv(T, cfg.l_sel), min(T, after.SCORE_BYTES // (4 * H * triton.cdiv(T, cfg.l_sel)))
         sc = torch.rand(H, tc, n_slc, device='cuda')                           # top-n alone: one chunk of random scores
@@ -30,4 +26,4 @@ for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items()
                  select_after_ms=bench(lambda: after.select_blocks_triton(q, kc, lse, cfg)),
                  topn_chunk_rows=tc, topn_before_ms=bench(lambda: before.topn_triton(sc, idx, 0, tc, cfg)),
                  topn_after_ms=bench(lambda: after.topn_triton(sc, idx, 0, tc, cfg)))
-        print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
+        record(r)

@@ -4,24 +4,20 @@ paper's shape and the 125M model's, bf16, B=1, random q, k, one GPU: selection (
 same blocks as the older one.
   git show 4834072:nsa_nb/kernels/nsa.py > .pk/nsa_prev.py    (on a machine with the history; carry .pk to the GPU node)
   python3 scripts/sweep_scores.py OUT.json [.pk/nsa_prev.py]"""
-import sys, json
+import sys
 import torch, triton
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
-from nsa_nb.compression import Compressor
-from nsa_nb.kernels.banded import compressed_attention_triton
-from _versions import load_old
+from _versions import load_old, recorder, scores_inputs
 
 if len(sys.argv) not in (2, 3): sys.exit(__doc__)
 before = load_old('kernels.nsa_prev', sys.argv[2] if len(sys.argv) > 2 else '.pk/nsa_prev.py')
 bench = lambda f: triton.testing.do_bench(f, warmup=25, rep=200)
-out, cfg = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, triton=triton.__version__, rows=[]), NSAConfig()
+record, cfg = recorder(sys.argv[1]), NSAConfig()
 for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items():
     for T in (8192, 65536):
         torch.manual_seed(0)
-        q, k = torch.randn(1, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(1, T, H, K, device='cuda', dtype=torch.bfloat16)
-        kc = Compressor(cfg.l, cfg.d, K).cuda().to(torch.bfloat16)(k)
-        _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
+        q, kc, lse = scores_inputs(1, T, HQ, H, K, cfg)
         ref = before.select_blocks_triton(q, kc, lse, cfg)
         runs = [('before', before, None)] + [('after', kn, s) for s in (32, 64, 128, 64)]   # 64 twice: the spread
         for name, m, step in runs:
@@ -29,5 +25,5 @@ for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items()
             got = m.select_blocks_triton(q, kc, lse, cfg)
             r = dict(shape=shape, T=T, tree=name, step=step, same_rows=(got == ref).all(-1).float().mean().item(),
                      ms=bench(lambda: m.select_blocks_triton(q, kc, lse, cfg)))
-            print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(sys.argv[1], 'w'), indent=1)
+            record(r)
         kn.SCORES_STEP = 64
