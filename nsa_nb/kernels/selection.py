@@ -302,12 +302,13 @@ def invert_selection_start(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     "The device half of inverting `idx [B,T,H,n]`: each block's queries, and three counts on their way to the host (no waiting)."
     B, T, H, n = idx.shape
     dev, NB = idx.device, B * H * n_slc
-    blk = torch.arange(B * H, device=dev).view(B, 1, H, 1) * n_slc + idx.long()      # flat (b, h, j); [B, T, H, n]
+    kt = torch.int32 if NB < 2**31 - 1 else torch.int64                               # 32-bit keys: half the radix passes of 64
+    blk = torch.arange(B * H, device=dev, dtype=kt).view(B, 1, H, 1) * n_slc + idx.to(kt)   # flat (b, h, j); [B, T, H, n]
     blk = torch.where(idx >= 0, blk, NB)                                              # unused slots sort last
     blk = blk.permute(0, 2, 1, 3).flatten()                                           # (b, h, t, slot) order: t ascending
     key, order = blk.sort(stable=True)
     qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
-    blocks = torch.arange(NB, device=dev)
+    blocks = torch.arange(NB, device=dev, dtype=kt)
     start = torch.searchsorted(key, blocks)                                           # block b's pairs: key[start:end]
     count = torch.searchsorted(key, blocks, right=True) - start
     nseg = (count + seg - 1) // seg
