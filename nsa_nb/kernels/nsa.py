@@ -11,7 +11,7 @@ import triton
 import triton.language as tl
 from ..config import NSAConfig
 from .banded import INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd, compressed_attention_triton, sliding_attention_triton
-from .selection import SEG, _in_backward, invert_selection_start, sel_fwd, sel_bwd, sel_tiles, selected_attention_triton
+from .selection import SEG, _gated_sum, _in_backward, invert_selection_start, sel_fwd, sel_bwd, sel_tiles, selected_attention_triton
 
 # %% auto #0
 __all__ = ['SCORE_BYTES', 'MAX_BLOCKS', 'SCORES_STAGES', 'SCORES_STEP', 'TOPN_MIN_BAND', 'TOPN_LAUNCH', 'topn_triton',
@@ -115,9 +115,9 @@ def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_sel,
 SCORE_BYTES = 256 * 2**20   # at most this much score buffer at a time: chunks of queries, memory linear in T
 MAX_BLOCKS = 16384          # selection blocks per row that top-n holds in registers (T up to 1M at l_sel=64)
 SCORES_STAGES = 2           # software-pipeline stages of the scores loop (one key tile a step)
-SCORES_STEP = 64            # compressed blocks a scores step takes (H100 sweep below: 64 at G=16 and G=6)
-TOPN_MIN_BAND = 16 if INTERPRET else 256   # top-n's narrowest band of rows, in blocks: each band is a launch (H100: bands from 16 up took
-                            # the 125M shape's selection at 8k from 0.08 to 0.13 ms; from 256 up, T <= 16k is one launch)
+SCORES_STEP = 64            # compressed blocks a scores step takes (one H100, scripts/sweep_scores.py, above: 64 at G=16 and G=6)
+TOPN_MIN_BAND = 16 if INTERPRET else 256   # top-n's narrowest band of rows, in blocks: each band is a launch (one H100, scripts/check_topn.py:
+                            # bands from 16 up took the 125M shape's selection at 8k from 0.08 to 0.13 ms; from 256 up, T <= 16k is one launch)
 TOPN_LAUNCH = {}            # override the top-n kernel's launch ('BR' rows per program, 'num_warps'): scripts/bench_topn.py sweeps them
 
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each row written up to its own block
@@ -190,10 +190,8 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
     m_r, o_v = o_r < n_rows, tl.arange(0, BV)
     m = m_r[:, None] & (o_v < V)[None, :]
     off = o_r.to(tl.int64)[:, None] * V + o_v[None, :]                             # [BR, BV] into [rows, V]
-    g = G + o_r.to(tl.int64) * 3                                                    # G [rows, 3]
-    b_o = tl.load(g, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OC + off, mask=m, other=0.).to(tl.float32)
-    b_o += tl.load(g + 1, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OS + off, mask=m, other=0.).to(tl.float32)
-    b_o += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OW + off, mask=m, other=0.).to(tl.float32)
+    b_o = _gated_sum(G + o_r.to(tl.int64) * 3, m_r, tl.load(OC + off, mask=m, other=0.),   # G [rows, 3]
+                     tl.load(OS + off, mask=m, other=0.), tl.load(OW + off, mask=m, other=0.))
     tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
 
 @triton.jit

@@ -57,6 +57,14 @@ def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H: tl.constexpr
     return takes
 
 @triton.jit
+def _gated_sum(g, m_r, b_c, b_s, b_w):
+    "Eq. 5 for rows whose three gates start at `g` ([BR] pointers into `[rows, 3]`): g_c b_c + g_s b_s + g_w b_w in fp32, in this order (the forward's epilogue and `combine_fwd` of notebook 06c round alike)."
+    b_o = tl.load(g, mask=m_r, other=0.).to(tl.float32)[:, None] * b_c.to(tl.float32)
+    b_o += tl.load(g + 1, mask=m_r, other=0.).to(tl.float32)[:, None] * b_s.to(tl.float32)
+    b_o += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * b_w.to(tl.float32)
+    return b_o
+
+@triton.jit
 def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
                   BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
@@ -81,11 +89,8 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
     p_o, m_o = row[:, None] * V + o_v[None, :], m_r[:, None] & (o_v < V)[None, :]   # [BM, BV] into O [B, T, HQ, V]
     tl.store(O + p_o, b_o, mask=m_o)
     tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
-    if CMB:                                                                          # g_c o_c + g_s o + g_w o_w, summed as combine_fwd does
-        g = GT + row * 3                                                             # GT [B, T, HQ, 3]; OC, OW, OG like O
-        b_g = tl.load(g, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OC + p_o, mask=m_o, other=0.).to(tl.float32)
-        b_g += tl.load(g + 1, mask=m_r, other=0.).to(tl.float32)[:, None] * b_o.to(tl.float32)
-        b_g += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * tl.load(OW + p_o, mask=m_o, other=0.).to(tl.float32)
+    if CMB:                                                                          # GT [B, T, HQ, 3]; OC, OW, OG like O
+        b_g = _gated_sum(GT + row * 3, m_r, tl.load(OC + p_o, mask=m_o, other=0.), b_o, tl.load(OW + p_o, mask=m_o, other=0.))
         tl.store(OG + p_o, b_g.to(OG.dtype.element_ty), mask=m_o)
 
 @triton.jit
@@ -127,7 +132,7 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, fwd:bool=False):
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G)
     work = BM * max(meta['BK'], meta['BV'])                                          # elements of a [BM, BK|BV] tile
     nw = min(8, max(2, work // 1024))
-    if fwd and one: nw = max(nw, min(4, work // 512))   # one token's forward: 4 warps from 16 x 128 (H100: paper 64k 17.7 -> 17.0 ms; not dq, not 16 x 64)
+    if fwd and one: nw = max(nw, min(4, work // 512))   # one token's forward: 4 warps from 16 x 128 (one H100, scripts/sweep_sel_launch.py: paper 64k 17.7 -> 17.0 ms; not dq, not 16 x 64)
     nw = 1 if INTERPRET else nw
     BT = _tile_tokens(G)
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=TOKENS_PER_PROGRAM if one and BT > 1 else 1, num_warps=nw) | LAUNCH
