@@ -34,6 +34,14 @@ def scores_inputs(B, T, HQ, H, K, cfg):
     _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
     return q, kc, lse
 
+def selection_cases(cfg, lengths=(8192, 65536)):
+    "(shape, T, H, q, kc, lse) of `scores_inputs` at B=1, seed 0, for the paper's shape and the 125M model's at each length."
+    import torch
+    for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items():
+        for T in lengths:
+            torch.manual_seed(0)
+            yield (shape, T, H, *scores_inputs(1, T, HQ, H, K, cfg))
+
 def random_selection(B, T, HQ, H, K, cfg):
     "The blocks random q, k select (scores, top-n), as in the kernel benchmark."
     import nsa_nb.kernels.nsa as kn

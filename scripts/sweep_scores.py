@@ -8,22 +8,19 @@ import sys
 import torch, triton
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
-from _versions import load_old, recorder, scores_inputs
+from _versions import load_old, recorder, selection_cases
 
 if len(sys.argv) not in (2, 3): sys.exit(__doc__)
 before = load_old('kernels.nsa_prev', sys.argv[2] if len(sys.argv) > 2 else '.pk/nsa_prev.py')
 bench = lambda f: triton.testing.do_bench(f, warmup=25, rep=200)
 record, cfg = recorder(sys.argv[1]), NSAConfig()
-for shape, (HQ, H, K) in dict(paper=(64, 4, 128), model125m=(12, 2, 64)).items():
-    for T in (8192, 65536):
-        torch.manual_seed(0)
-        q, kc, lse = scores_inputs(1, T, HQ, H, K, cfg)
-        ref = before.select_blocks_triton(q, kc, lse, cfg)
-        runs = [('before', before, None)] + [('after', kn, s) for s in (32, 64, 128, 64)]   # 64 twice: the spread
-        for name, m, step in runs:
-            if step: kn.SCORES_STEP = step
-            got = m.select_blocks_triton(q, kc, lse, cfg)
-            r = dict(shape=shape, T=T, tree=name, step=step, same_rows=(got == ref).all(-1).float().mean().item(),
-                     ms=bench(lambda: m.select_blocks_triton(q, kc, lse, cfg)))
-            record(r)
-        kn.SCORES_STEP = 64
+for shape, T, H, q, kc, lse in selection_cases(cfg):
+    ref = before.select_blocks_triton(q, kc, lse, cfg)
+    runs = [('before', before, None)] + [('after', kn, s) for s in (32, 64, 128, 64)]   # 64 twice: the spread
+    for name, m, step in runs:
+        if step: kn.SCORES_STEP = step
+        got = m.select_blocks_triton(q, kc, lse, cfg)
+        r = dict(shape=shape, T=T, tree=name, step=step, same_rows=(got == ref).all(-1).float().mean().item(),
+                 ms=bench(lambda: m.select_blocks_triton(q, kc, lse, cfg)))
+        record(r)
+    kn.SCORES_STEP = 64
