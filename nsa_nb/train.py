@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_train.ipynb #e7ead6cf
 from __future__ import annotations
-import contextlib, csv, faulthandler, json, math, os, platform, random, socket, sys, time
+import contextlib, csv, faulthandler, json, math, os, platform, random, socket, sys, threading, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -21,13 +21,13 @@ from .attention import NSAttention, BranchGate, get_fallback_counters
 import nsa_nb.decode  # noqa: F401  (gives TransformerLM its decode cache: generate() then uses prefill/decode_step)
 
 # %% auto #0
-__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'DistEnv', 'dist_env', 'resolve_device',
-           'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
-           'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything', 'memory_stats',
-           'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog', 'lm_loss',
-           'answer_stats', 'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint', 'export_weights',
-           'synthetic_train_step', 'train_throughput']
+__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'MiB', 'GiB', 'PEAK_TFLOPS', 'WATCHDOG_FALLBACK_S', 'DistEnv', 'dist_env',
+           'resolve_device', 'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes',
+           'PreflightError', 'count_params', 'preflight', 'atomic_write', 'checkpoint_path', 'save_checkpoint',
+           'latest_checkpoint', 'find_checkpoint', 'load_checkpoint', 'rng_state', 'set_rng_state', 'seed_everything',
+           'memory_stats', 'memory_brief', 'peak_flops', 'RunLog', 'env_info', 'dtypes_report', 'mem_dump', 'Watchdog',
+           'lm_loss', 'answer_stats', 'Trainer', 'fit_kv_projections', 'train', 'model_from_checkpoint',
+           'export_weights', 'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -361,19 +361,39 @@ def mem_dump(out_dir, tag:str, device:torch.device):
     (out / f'mem_{tag}.json').write_text(json.dumps(stats, indent=1))
 
 # %% ../nbs/09_train.ipynb #0ef2d250
+WATCHDOG_FALLBACK_S = 60.0   # the C-level dump waits this much longer than the watchdog thread: it only runs when that thread cannot get the GIL
+
 class Watchdog:
     "Dump every thread's stack into `<out>/watchdog_rank{r}.txt` when a watched block outlives `timeout` seconds."
     def __init__(self, out_dir, rank:int, timeout:float):
         self.path, self.timeout = Path(out_dir) / f'watchdog_rank{rank}.txt', timeout
-        self.f = None
+        self.f, self.thread, self.deadline, self.what, self.fired = None, None, None, '', False
+        self.cv = threading.Condition()                     # guards deadline, what, f
+
+    def _dump_when_due(self):
+        "The watchdog thread: at an armed deadline, dump every thread's stack once, holding the GIL (so no stack changes under it)."
+        with self.cv:
+            while self.f is not None:
+                if self.deadline is None: self.cv.wait(); continue
+                left = self.deadline - time.monotonic()
+                if left > 0: self.cv.wait(left); continue
+                self.f.write(f"Timeout ({self.timeout} s): {self.what} is still running; every thread's stack:\n"); self.f.flush()
+                faulthandler.dump_traceback(self.f, all_threads=True)
+                faulthandler.cancel_dump_traceback_later()        # the C-level fallback is not needed
+                self.deadline = None
 
     @contextlib.contextmanager
     def watch(self, what:str):
-        if self.f is None: self.f = open(self.path, 'a')
+        if self.f is None:
+            self.f = open(self.path, 'a')
+            self.thread = threading.Thread(target=self._dump_when_due, name='nsa-watchdog', daemon=True)
+            self.thread.start()
         size, t0 = self.f.tell(), time.time()
-        faulthandler.dump_traceback_later(self.timeout, repeat=False, file=self.f, exit=False)
+        with self.cv: self.deadline, self.what = time.monotonic() + self.timeout, what; self.cv.notify()
+        faulthandler.dump_traceback_later(self.timeout + WATCHDOG_FALLBACK_S, repeat=False, file=self.f, exit=False)
         try: yield
         finally:
+            with self.cv: self.deadline = None; self.cv.notify()
             faulthandler.cancel_dump_traceback_later()
             self.f.seek(0, os.SEEK_END)
             self.fired = self.f.tell() > size
@@ -382,9 +402,10 @@ class Watchdog:
 
     def close(self):
         if self.f is not None:
-            self.f.close()
+            with self.cv: f, self.f = self.f, None; self.cv.notify()   # the watchdog thread ends
+            self.thread.join()
+            f.close()
             if self.path.stat().st_size == 0: self.path.unlink()
-            self.f = None
 
 # %% ../nbs/09_train.ipynb #ca6e77f8
 def lm_loss(logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
