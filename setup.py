@@ -30,6 +30,7 @@ setuptools.setup(
                  'Natural Language :: ' + cfg['language'].title()]
                 + ['Programming Language :: Python :: ' + v for v in py_versions[py_versions.index(min_python):]],
     packages=setuptools.find_packages(include=['nsa_nb', 'nsa_nb.*']),
+    package_data={'nsa_nb': ['configs/*.yaml']},   # the named run profiles: nsa_nb.config.named_config
     python_requires='>=' + min_python,
     install_requires=_reqs('requirements'),
     extras_require={'triton': _reqs('triton_requirements'),

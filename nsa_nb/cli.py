@@ -10,8 +10,8 @@ import torch
 from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
-from .train import train, Trainer, PreflightError, model_from_checkpoint
-import nsa_nb.decode  # noqa: F401  (gives TransformerLM its decode cache: generate() then uses prefill/decode_step)
+from .train import train, Trainer, PreflightError
+from .checkpoint import model_from_checkpoint
 
 # %% auto #0
 __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main', 'nsa_nb_generate']
@@ -19,29 +19,34 @@ __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main
 # %% ../nbs/10_cli.ipynb #9f9fa181
 def cli_parser(func, prog:str|None=None) -> argparse.ArgumentParser:
     "An argparse parser from `func`'s signature and trailing-comment docs: `--dashed-options`, `overrides` positional."
-    p = argparse.ArgumentParser(prog=prog or func.__name__, description=inspect.getdoc(func), formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(prog=prog or func.__name__, description=inspect.getdoc(func),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     for name, d in docments(func, full=True, returns=False).items():
         default, doc = d['default'], d['docment'] or ''
-        if name == 'overrides': p.add_argument('overrides', nargs='*', metavar='section.field=value', help=doc); continue
+        if name == 'overrides':
+            p.add_argument('overrides', nargs='*', metavar='section.field=value', help=doc); continue
         flags = [f"--{name.replace('_', '-')}"] + ([f"--{name}"] if '_' in name else [])
-        if d['anno'] is bool or isinstance(default, bool): p.add_argument(*flags, dest=name, action='store_true', help=doc)
+        if d['anno'] is bool or isinstance(default, bool):
+            p.add_argument(*flags, dest=name, action='store_true', help=doc)
         else:
             typ = {int: int, float: float}.get(type(default), str)
-            p.add_argument(*flags, dest=name, type=typ, default=None if default is inspect.Parameter.empty else default,
-                           required=default is inspect.Parameter.empty, help=f"{doc} (default: {default})" if default not in (None, inspect.Parameter.empty) else doc)
+            empty = default is inspect.Parameter.empty
+            p.add_argument(*flags, dest=name, type=typ, default=None if empty else default, required=empty,
+                           help=doc if empty or default is None else f"{doc} (default: {default})")
     return p
 
 def run_cli(func, argv:list[str]|None=None) -> int:
     "Parse `argv` (default: sys.argv[1:]) with `cli_parser(func)` and call `func`; returns its exit code."
     p = cli_parser(func, Path(sys.argv[0]).name if argv is None else None)
-    return func(**vars(p.parse_intermixed_args(argv)))                        # overrides may come before, between or after options
+    # overrides may come before, between or after options
+    return func(**vars(p.parse_intermixed_args(argv)))
 
 # %% ../nbs/10_cli.ipynb #1fc2fee6
-def train_main(overrides:list=(),     # config overrides `section.field=value`, applied after the file, e.g. train.steps=200 data.dataset=passkey
-               config:str=None,       # YAML run profile (configs/*.yaml); the CONFIG environment variable works the same; neither: the tiny default (configs/tiny.yaml)
-               resume:bool=False,     # continue from the latest checkpoint in train.out_dir (model, optimizer, schedule, RNG and data position)
-               preflight:bool=False,  # only check: print the resolved config and every problem found, start nothing (exit 1 if any)
-               allow_toy:bool=False,  # let a toy model (or the tiny CPU NSA blocks) make a long run (same as train.allow_toy=true)
+def train_main(overrides:list=(),     # config overrides `section.field=value` after the file, e.g. data.dataset=passkey
+               config:str=None,       # YAML file or shipped profile (m7c_125m, tiny, ...), or $CONFIG; neither: tiny
+               resume:bool=False,     # continue from train.out_dir's latest checkpoint (model, optimizer, RNG, data)
+               preflight:bool=False,  # only check: print the resolved config and every problem found (exit 1 if any)
+               allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
@@ -67,28 +72,47 @@ def nsa_nb_train(argv:list[str]|None=None) -> int:
     return run_cli(train_main, argv)
 
 # %% ../nbs/10_cli.ipynb #65d14009
+def _device(name:str) -> torch.device:
+    "`--device` made concrete ('auto': cuda when available, else cpu); `ValueError` with the fix where it cannot run."
+    if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    try: dev = torch.device(name)
+    except RuntimeError: raise ValueError(f"--device {name!r} is not a device: use auto, cpu, cuda or cuda:N") from None
+    if dev.type == 'cuda' and not torch.cuda.is_available():
+        raise ValueError(f"--device {name} but CUDA is not available on this machine: use --device cpu (or auto)")
+    if dev.type == 'cuda' and (dev.index or 0) >= torch.cuda.device_count():
+        raise ValueError(f"--device {name} but this machine has {torch.cuda.device_count()} GPU(s): use cuda:0 to "
+                         f"cuda:N-1")
+    return dev
+
 def generate_main(ckpt:str,                 # checkpoint file, or a run directory (its checkpoints/latest)
                   prompt:str='',            # text to continue ('': start from an end-of-text token)
                   max_new_tokens:int=200,   # tokens to generate
-                  temperature:float=0.0,    # 0: greedy; > 0: sample at this temperature
-                  top_k:int=0,              # sample among the top_k likeliest tokens only (0: all)
+                  temperature:float=0.8,    # sampling temperature (0: the likeliest token each time, as --greedy)
+                  top_k:int=50,             # sample among the top_k likeliest tokens only (0: all)
+                  greedy:bool=False,        # take the likeliest token each time (same as --temperature 0)
                   seed:int=0,               # seed of the sampling
-                  device:str='auto',        # 'auto' (cuda if available), 'cpu', 'cuda', ...
+                  device:str='auto',        # 'auto' (cuda if available), 'cpu', 'cuda', 'cuda:1', ...
                  ) -> int:
-    "Continue a prompt with a trained model: greedy by default, sampled with --temperature (and --top-k)."
-    dev = torch.device('cuda' if device == 'auto' and torch.cuda.is_available() else 'cpu' if device == 'auto' else device)
+    """Continue a prompt with a trained model, sampled at --temperature from the --top-k likeliest tokens (--greedy).
+By default: temperature 0.8, top-k 50; --greedy (or --temperature 0) takes the likeliest token each time.
+Exit codes: 0 done, 1 no checkpoint or tokenizer, 2 bad option."""
+    try: dev = _device(device)
+    except ValueError as e:
+        print(f"nsa_nb_generate: {e}", file=sys.stderr); return 2
     try: model, cfg, tok = model_from_checkpoint(ckpt, dev)
     except (FileNotFoundError, DataUnavailable) as e:
         print(f"nsa_nb_generate: {e}", file=sys.stderr); return 1
     ids = [int(t) for t in tok.encode(prompt)] or [tok.eot]
     g = torch.Generator(device=dev).manual_seed(seed)
     t0 = time.perf_counter()
-    out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=temperature, top_k=top_k or None,
-                         generator=g, context=cfg.train.seq_len)
+    out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=0.0 if greedy else temperature,
+                         top_k=top_k or None, generator=g, context=cfg.train.seq_len)
     text = tok.decode(out[0].tolist())                                                      # (tolist waits for the GPU)
     n_new, s = out.shape[1] - len(ids), time.perf_counter() - t0
     print(text)
-    print(f"nsa_nb_generate: {n_new} tokens in {s:.2f} s ({n_new / max(s, 1e-9):.1f} tokens/s, prefill included) on {dev}", file=sys.stderr)
+    print(f"nsa_nb_generate: {n_new} tokens in {s:.2f} s ({n_new / max(s, 1e-9):.1f} tokens/s, prefill included) on "
+          f"{dev}",
+          file=sys.stderr)
     return 0
 
 def nsa_nb_generate(argv:list[str]|None=None) -> int:
