@@ -19,8 +19,8 @@ try: from nsa_nb.kernels import decode as kd                                    
 except ImportError as e: kd, _NO_KERNELS = None, f"the Triton decode kernels cannot be imported ({e})"
 
 # %% auto #0
-__all__ = ['DECODE_BACKENDS', 'predicted_reads', 'decode_compressed', 'decode_select', 'decode_selected', 'decode_window',
-           'nsa_decode_ref', 'NSALayerCache', 'DenseLayerCache', 'decode_unsupported', 'decode_backend', 'layer_cache',
+__all__ = ['DECODE_BACKENDS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCache', 'decode_compressed', 'decode_select',
+           'decode_selected', 'decode_window', 'nsa_decode_ref', 'decode_unsupported', 'decode_backend', 'layer_cache',
            'DecodeCache', 'new_cache', 'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill',
            'dense_layer_prefill', 'layer_prefill', 'triton_step', 'nsa_layer_decode', 'sdpa_decode',
            'dense_layer_decode', 'layer_decode', 'peaked', 'prefill', 'decode_step', 'decode_vs_forward',
@@ -40,6 +40,37 @@ def predicted_reads(context_len:int,          # T: tokens in the context includi
     sel = (min(cfg.n_sel, (T - 1) // cfg.l_sel + 1) - 1) * cfg.l_sel + (T - 1) % cfg.l_sel + 1
     win = min(cfg.w, T)
     return dict(cmp=cmp, sel=sel, win=win, total=cmp + sel + win)
+
+# %% ../nbs/11_cache.ipynb #f1dc694e
+@dataclass
+class NSALayerCache:
+    "Decode state of one `NSAttention` layer; tensors `[B, H, slots, dim]`, token at position p in slot p % capacity."
+    k: tuple                      # raw keys of (cmp, sel, win) [B, H, C, K]: one tensor thrice when K/V are shared,
+                                  # else capacities (l+d-1, max_len, min(w, max_len))
+    v: tuple                      # raw values of (cmp, sel, win) [B, H, C, V]
+    kc: torch.Tensor              # [B, H, N_cap, K] compressed keys: entry i = phi_k(keys of positions [i*d, i*d+l))
+    vc: torch.Tensor              # [B, H, N_cap, V] compressed values
+    reads: torch.Tensor           # [B, H, 3] int64: K/V positions the last step read per branch (cmp, sel, win)
+    idx: torch.Tensor|None = None # [B, H, n_sel] the last step's selected blocks (-1: none)
+    backend: str = 'reference'    # decode path: 'reference' or 'triton'
+    count_reads: bool = True      # count reads (the Triton path can skip the counters)
+
+    @property
+    def max_len(self) -> int: return self.k[1].shape[2]
+    @property
+    def shared(self) -> bool: return self.k[0] is self.k[1]
+
+@dataclass
+class DenseLayerCache:
+    "Plain KV cache of a `DenseAttention` layer: `[B, H, max_len, dim]`, slot = position."
+    k: torch.Tensor               # [B, H, max_len, K] keys, RoPE applied
+    v: torch.Tensor               # [B, H, max_len, V]
+    reads: torch.Tensor           # [B, H, 1] int64 positions the last step read
+    backend: str = 'reference'
+    count_reads: bool = True
+
+    @property
+    def max_len(self) -> int: return self.k.shape[2]
 
 # %% ../nbs/11_cache.ipynb #50323c16
 def decode_compressed(qf:torch.Tensor, lc:NSALayerCache, pos:torch.Tensor, cfg:NSAConfig, t_hi:int|None, scale:float):
@@ -111,37 +142,6 @@ def nsa_decode_ref(q:torch.Tensor,        # [B, HQ, K] the new tokens' queries, 
     br = tuple(o.reshape(B, HQ, -1).to(q.dtype) for o in (o_c, o_s, o_w))
     reads = torch.stack([r_c[:, None].expand(B, H), r_s, r_w[:, None].expand(B, H)], -1)
     return gate_combine(g, br), idx, reads, br
-
-# %% ../nbs/11_cache.ipynb #f1dc694e
-@dataclass
-class NSALayerCache:
-    "Decode state of one `NSAttention` layer; tensors `[B, H, slots, dim]`, token at position p in slot p % capacity."
-    k: tuple                      # raw keys of (cmp, sel, win) [B, H, C, K]: one tensor thrice when K/V are shared,
-                                  # else capacities (l+d-1, max_len, min(w, max_len))
-    v: tuple                      # raw values of (cmp, sel, win) [B, H, C, V]
-    kc: torch.Tensor              # [B, H, N_cap, K] compressed keys: entry i = phi_k(keys of positions [i*d, i*d+l))
-    vc: torch.Tensor              # [B, H, N_cap, V] compressed values
-    reads: torch.Tensor           # [B, H, 3] int64: K/V positions the last step read per branch (cmp, sel, win)
-    idx: torch.Tensor|None = None # [B, H, n_sel] the last step's selected blocks (-1: none)
-    backend: str = 'reference'    # decode path: 'reference' or 'triton'
-    count_reads: bool = True      # count reads (the Triton path can skip the counters)
-
-    @property
-    def max_len(self) -> int: return self.k[1].shape[2]
-    @property
-    def shared(self) -> bool: return self.k[0] is self.k[1]
-
-@dataclass
-class DenseLayerCache:
-    "Plain KV cache of a `DenseAttention` layer: `[B, H, max_len, dim]`, slot = position."
-    k: torch.Tensor               # [B, H, max_len, K] keys, RoPE applied
-    v: torch.Tensor               # [B, H, max_len, V]
-    reads: torch.Tensor           # [B, H, 1] int64 positions the last step read
-    backend: str = 'reference'
-    count_reads: bool = True
-
-    @property
-    def max_len(self) -> int: return self.k.shape[2]
 
 # %% ../nbs/11_cache.ipynb #62e6b68c
 DECODE_BACKENDS = (None, 'auto', 'triton', 'reference')

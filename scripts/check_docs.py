@@ -1,4 +1,5 @@
-"""Prove that every notebook goes through nbdev's own docs processing, as `nbdev_docs` would run it, without Quarto.
+"""Prove that every notebook goes through nbdev's own docs processing, as `nbdev_docs` would run it, without Quarto
+(CI's last step; a minute or two on a CPU).
 
 nbdev_docs = (install Quarto) + build the module index + sidebar + `proc_nbs` (nbdev's processors, which insert
 and execute a `show_doc` cell for every exported symbol) + `quarto render`. Quarto cannot be installed on our CI

@@ -7,8 +7,7 @@
 #                 and as window-only (the same weights without compression and selection), FT_STEPS steps each at FT_LR;
 #                 then accuracy against distance of both (passkey.csv) and NSA's selection probe (probe_NSA.csv): scripts/passkey_eval.py
 #   passkey       both passkey stages
-# Each passkey stage fits one 10-minute GPU call at the defaults (lm takes 2 x LM_MIN). pk_base.pt (19.8 MB) can be carried to the
-# next call; to bring it back from a machine that returns files of at most 16 MiB, split it (split -b 9M) and cat the parts.
+# Time: lm takes 2 x LM_MIN minutes (20 at the default); each passkey stage about 10 minutes on one H100 at the defaults.
 # EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100); DIST=64,128,... its distances.
 # Usage: LM_MIN=10 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
@@ -28,8 +27,8 @@ if want lm; then
   for a in nsa dense; do run lm_$a --config configs/longctx_8k.yaml model.attn=$a train.max_minutes=$LM_MIN; done
 fi
 if want passkey_base; then
-  run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib data.passkey_loss=all train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
-  python3 -c "import sys; from nsa_nb.train import export_weights; print('weights ->', export_weights(*sys.argv[1:]))" "$OUT/pk_base" "$BASE"
+  run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib task.name= train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
+  python3 -c "import sys; from nsa_nb.checkpoint import export_weights; print('weights ->', export_weights(*sys.argv[1:]))" "$OUT/pk_base" "$BASE"
 fi
 if want passkey_ft; then
   [[ -f $BASE ]] || { echo "no pretrained weights at $BASE: run the passkey_base stage first (or set BASE=file)"; exit 1; }

@@ -1,12 +1,13 @@
 """Passkey accuracy against distance for several models, the selection probe of the NSA ones, and (optionally) their weights alone
 (bf16, with config): the evaluation step of scripts/longctx_proof.sh (passkey_ft) and scripts/passkey_grid.sh.
 Usage: python scripts/passkey_eval.py OUT LABEL=RUN_OR_WEIGHTS [...] [--dist 64,128,...] [--n 100] [--spread 0] [--prefix ''] [--weights]
-Each model is asked on the filler it trained with: filler sentences, or its validation text (data.passkey_in_text).
+Each model is asked on the filler it trained with: filler sentences, or its validation text (keys in text: `passkey_text`).
 Writes OUT/{prefix}passkey.csv and OUT/{prefix}probe_{LABEL}.csv (NSA models; distances from the third on, n/2 samples each);
-with --weights, OUT/w_{LABEL}.pt for NSA runs. LABEL must be a file-name-safe word."""
+with --weights, OUT/w_{LABEL}.pt for NSA runs. LABEL must be a file-name-safe word. A minute or two per model on one GPU
+at the defaults."""
 import argparse
-from nsa_nb.longctx import passkey_sweep, passkey_selection_probe
-from nsa_nb.train import export_weights
+from nsa_nb.tasks.passkey import passkey_sweep, passkey_selection_probe
+from nsa_nb.checkpoint import export_weights
 
 ap = argparse.ArgumentParser()
 ap.add_argument('out'); ap.add_argument('runs', nargs='+', help='LABEL=run directory or weights file')

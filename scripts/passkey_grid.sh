@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# Passkey grid (notebook 14, run 5): several fine-tunes of one pretrained base at once on one GPU (the 9.8M-parameter model
-# of configs/passkey_2k.yaml, so several fit side by side), then scripts/passkey_eval.py: passkey accuracy against distance of every run and, for NSA runs, the per-query
-# selection probe; NSA weights (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
-# Every run: configs/passkey_2k.yaml with nsa.w=64 nsa.n_sel=8 (6 x 64 = 384 tokens of window reach), keys drawn >= 400 tokens back,
-# answer-only loss, lr 3e-4 -> 3e-5, then its own overrides.
+# Passkey grid (notebook 14): several passkey runs at once on one GPU (the models of configs/passkey_*.yaml are small enough
+# to train side by side), then scripts/passkey_eval.py: passkey accuracy against distance of every run and, for NSA runs, the
+# per-query selection probe; NSA weights (bf16, with their config) go to OUT/w_NAME.pt for scripts/passkey_query_probe.py.
+# Time: the runs' own (MIN minutes each at most, 6.5 by default, side by side), then a minute or two per model for the sweep.
+# Two modes:
+#   fine-tunes of a pretrained base (CONFIG unset): configs/passkey_2k.yaml with nsa.w=64 nsa.n_sel=8 (6 x 64 = 384 tokens of
+#     window reach), keys drawn >= 400 tokens back, answer-only loss, lr 3e-4 -> 3e-5, then each run's own overrides.
+#     INIT=train.init_from=FILE names the base: the passkey_base stage of scripts/longctx_proof.sh run with EXTRA="nsa.w=64 nsa.n_sel=8".
+#   CONFIG=FILE: every run on that config alone (e.g. configs/passkey_text_512.yaml, as scripts/passkey_proof.sh does), from
+#     scratch unless INIT is given.
 #   RUNS="name:overrides;name:overrides"  the runs (e.g. "nsa:model.attn=nsa nsa.separate_kv=true;win:model.attn=window")
-#   INIT=train.init_from=FILE            the base (default .pk/pk_base_w64.pt: the passkey_base stage of scripts/longctx_proof.sh
-#                                        with EXTRA="nsa.w=64 nsa.n_sel=8"); STEPS, MIN (train.max_minutes), EXTRA (more overrides)
+#   STEPS, MIN (train.max_minutes), EXTRA (more overrides for every run)
 #   DIST=64,128,...  N=samples per distance  SPREAD=64 (distances spread over a block: every key-block alignment)
 #   EXTRA_SWEEP="label=weights.pt,..."   more models to sweep (and probe)
-#   CONFIG=FILE  runs from scratch on that config alone (e.g. configs/passkey_text_2k.yaml, run 6: keys in the standard library's
-#                text from step 0), none of the fine-tune settings above (no INIT unless given); STEPS, MIN, EXTRA as above
 #   RESUME=1     continues every run from its latest checkpoint instead of starting over (repeat the runs' STEPS; INIT is not reloaded)
-# Usage: RUNS="..." SPREAD=64 N=64 bash scripts/passkey_grid.sh OUT
+# Usage: RUNS="..." INIT=train.init_from=base.pt SPREAD=64 N=64 bash scripts/passkey_grid.sh OUT
 set -uo pipefail
 OUT=$1; mkdir -p "$OUT/runs"; export PYTHONUNBUFFERED=1
 EXTRA=${EXTRA:-}; MIN=${MIN:-6.5}
-if [[ -z ${CONFIG:-} ]]; then CONFIG=configs/passkey_2k.yaml; INIT=${INIT-train.init_from=.pk/pk_base_w64.pt}; else INIT=${INIT:-}; fi
-if [[ $CONFIG == configs/passkey_2k.yaml && -n $INIT ]]; then      # the fine-tunes of run 5
-  SETUP="nsa.w=64 nsa.n_sel=8 train.steps=${STEPS:-900} train.lr=3e-4 train.min_lr=3e-5 train.eval_every=250 data.passkey_min_distance=400"
+INIT=${INIT:-}
+if [[ -z ${CONFIG:-} ]]; then
+  CONFIG=configs/passkey_2k.yaml
+  [[ -n $INIT || ${RESUME:-0} == 1 ]] || { echo "the fine-tunes need their base: INIT=train.init_from=FILE (the passkey_base stage of scripts/longctx_proof.sh with EXTRA=\"nsa.w=64 nsa.n_sel=8\"), or CONFIG=FILE to train from scratch"; exit 1; }
+fi
+if [[ $CONFIG == configs/passkey_2k.yaml && ( -n $INIT || ${RESUME:-0} == 1 ) ]]; then      # the fine-tunes of a pretrained base
+  SETUP="nsa.w=64 nsa.n_sel=8 train.steps=${STEPS:-900} train.lr=3e-4 train.min_lr=3e-5 train.eval_every=250 task.min_distance=400"
 else SETUP=${STEPS:+train.steps=$STEPS}; fi
 if [[ ${RESUME:-0} == 1 ]]; then START=--resume; else START=train.overwrite=true; SETUP="$SETUP $INIT"; fi
 BASEF=${INIT#train.init_from=}

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# The passkey proof of notebook 14 (run 7): NSA retrieves keys that no stack of windows can reach, a window-only model does not,
-# and taking away the blocks that the compressed scores chose takes the keys away. Four runs of 9.5M-12.6M parameters, two at a time
-# on one GPU: 505 s on one H100 with an 1800-step stage 2 at lr 3e-4 (notebook 14, call 4, whose stage-2 NSA run trained for 193 s);
-# the default stage 2 (3600 steps at lr 1e-3) has twice the steps and was not timed in one piece. Expect stage 1 to retrieve
-# 70-100% of the keys at every distance; stage 2 94% on average over 64..1792 tokens in the one run of the default (64-98% in
-# five 1800-step runs); the window-only models none; the ablation none outside the forced first block.
+# The passkey proof of notebook 14: NSA retrieves keys that no stack of windows can reach, a window-only model does not,
+# and taking away the blocks that the compressed scores chose takes the keys away. Four runs of 9.5M-12.6M parameters, two at a
+# time on one GPU, then the sweeps: about 15 minutes on one H100 at the defaults (the whole script took 505 s with a stage 2 of
+# half the default steps). What to expect is in notebook 14's results, read from results/longctx/.
 #   stage 1 (OUT/short): configs/passkey_text_512.yaml from scratch, NSA and window-only side by side (keys 59..492 tokens back)
 #   stage 2 (OUT/long):  seq_len 2048 (keys 59..2028 back), NSA and window-only both started from stage 1's NSA weights
 #   then: scripts/passkey_eval.py (through scripts/passkey_grid.sh) sweeps each stage's models and probes their selection, and

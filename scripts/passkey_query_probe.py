@@ -1,18 +1,20 @@
 """Per answer query of a passkey model: is each answer digit right, which layer's selection holds the block of the key digit that
-query must copy, and how much weight the layer's gate gives the selected branch. Runs the reference path (a CPU is enough).
+query must copy, and how much weight the layer's gate gives the selected branch. Runs the reference path: under a minute
+on a CPU for the small passkey models.
 Usage: python scripts/passkey_query_probe.py WEIGHTS.pt DIST[,DIST...] [N]
 WEIGHTS.pt: a checkpoint or a {'model', 'config'} file as the passkey grid writes (bf16 weights are fine)."""
 import sys, torch
 from nsa_nb.attention import NSAttention
-from nsa_nb.data import get_tokenizer, PasskeyChunks
-from nsa_nb.train import model_from_checkpoint
+from nsa_nb.data import get_tokenizer
+from nsa_nb.tasks.passkey import PasskeyChunks
+from nsa_nb.checkpoint import model_from_checkpoint
 
 path, dists, n = sys.argv[1], [int(x) for x in sys.argv[2].split(',')], int(sys.argv[3]) if len(sys.argv) > 3 else 4
 m, cfg, _ = model_from_checkpoint(path, 'cpu')
 m.float()
 for L in m.modules():
     if isinstance(L, NSAttention): L.backend = 'reference'
-tok, T, digits = get_tokenizer(cfg.data.tokenizer), cfg.train.seq_len, cfg.data.passkey_digits
+tok, T, digits = get_tokenizer(cfg.data.tokenizer), cfg.train.seq_len, getattr(cfg.task, 'digits', 5)
 layers = [x for x in m.modules() if isinstance(x, NSAttention)]
 for D in dists:
     pk = PasskeyChunks(T, tok, D, digits, 2_000_003)

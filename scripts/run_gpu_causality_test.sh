@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The field's pre-run check, now `nsa_nb_check`: causality, kernel parity, selection, dtypes, decode, routing.
+# The pre-run GPU check that NSA users know by this name, now `nsa_nb_check`: causality, kernel parity, selection, dtypes,
+# decode, routing, as a pass/fail table. The quick list takes a few minutes on one H100; --full adds the long parity
+# sweeps and 64k tokens through the 125M model.
 # Usage: bash scripts/run_gpu_causality_test.sh [--full]     (exit code 0 only when every check passes)
 # (python -m, not python -c: fastcore's call_parse only reads the command line when called from a module)
 set -euo pipefail

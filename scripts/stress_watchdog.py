@@ -1,11 +1,12 @@
 # The training watchdog under stress, on the CPU: dump every thread's stack while the main thread and two others run Python.
-#   python scripts/stress_watchdog.py c N     faulthandler.dump_traceback_later alone (the watchdog before 2026-11-24), N dumps
-#   python scripts/stress_watchdog.py py N    nsa_nb.train.Watchdog (its thread dumps holding the GIL), N dumps
-#   python scripts/stress_watchdog.py cost    microseconds per watched block that does not fire, against the old arm/cancel
+# About 6 ms per dump: 30 s for the default 5000.
+#   python scripts/stress_watchdog.py c N     faulthandler.dump_traceback_later alone (C-level, without the GIL), N dumps
+#   python scripts/stress_watchdog.py py N    the training Watchdog (its thread dumps holding the GIL), N dumps
+#   python scripts/stress_watchdog.py cost    microseconds per watched block that does not fire, against faulthandler's arm/cancel
 # A crash shows as a non-zero exit status (run each a few times: `for r in 1 2 3; do python scripts/stress_watchdog.py c 1000; echo rc=$?; done`).
 import faulthandler, os, sys, tempfile, threading, time
 import torch
-from nsa_nb.train import Watchdog
+from nsa_nb.telemetry import Watchdog
 mode, n = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5000
 tmp = tempfile.mkdtemp()
 def rec(k): return 0 if k == 0 else 1 + rec(k - 1)            # a deep Python stack that changes all the time
