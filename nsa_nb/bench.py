@@ -408,7 +408,7 @@ _SHAPES_HELP = ', '.join(f"{k} (HQ={v[0]}, H={v[1]}, K={v[2]}, V={v[3]})" for k,
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "
                             "decode: ms per token, NSA vs dense from a KV cache; generate: tokens/s of generate, "
                             "graph vs eager steps",
-                            str, opt=False, nargs='?')='kernels',        # positional: `nsa_nb_bench train`
+                            str, opt=False, nargs='?')='kernels',
                  # folder for the result file (<what>.json) and its CSV/PNG; `results` replaces the curated one
                  out:str='runs/bench',
                  # comma-separated sequence lengths (decode: contexts, generate: prompts); defaults: BENCH_DEFAULTS
