@@ -4,7 +4,7 @@
 
 # %% ../nbs/09a_checkpoint.ipynb #cac762bd
 from __future__ import annotations
-import os, random
+import fcntl, os, random, socket, time
 from pathlib import Path
 import numpy as np
 import torch
@@ -14,8 +14,8 @@ from .data import get_tokenizer
 
 # %% auto #0
 __all__ = ['atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint', 'find_checkpoint', 'load_checkpoint',
-           'rng_state', 'set_rng_state', 'seed_everything', 'config_from_checkpoint', 'model_from_checkpoint',
-           'export_weights', 'fit_kv_projections']
+           'resumable_checkpoint', 'RunLocked', 'RunLock', 'rng_state', 'set_rng_state', 'seed_everything',
+           'config_from_checkpoint', 'model_from_checkpoint', 'export_weights', 'fit_kv_projections']
 
 # %% ../nbs/09a_checkpoint.ipynb #3ff46bc7
 def atomic_write(path:str|Path, write_fn):
@@ -66,6 +66,44 @@ def find_checkpoint(path) -> Path|None:
 def load_checkpoint(path, map_location='cpu') -> dict:
     "Read a checkpoint written by `save_checkpoint` (our own file: it holds RNG states, so not weights-only)."
     return torch.load(path, map_location=map_location, weights_only=False)
+
+# %% ../nbs/09a_checkpoint.ipynb #06269ecb
+def resumable_checkpoint(out_dir) -> tuple[Path|None, dict|None, list[tuple[Path, str]]]:
+    "`(path, state, bad)`: the newest checkpoint of `out_dir` that loads, its state, `(path, reason)` of newer ones."
+    d, bad = Path(out_dir) / 'checkpoints', []
+    found = sorted(d.glob('step_*.pt'), reverse=True)
+    first = latest_checkpoint(out_dir)
+    for p in ([first] if first else []) + [p for p in found if p != first]:
+        try: s = load_checkpoint(p, map_location='cpu')
+        except Exception as e: bad.append((p, f"{type(e).__name__}: {str(e)[:200]}")); continue
+        if isinstance(s, dict) and 'step' in s: return p, s, bad
+        bad.append((p, 'not a checkpoint of this package (no step)'))
+    return None, None, bad
+
+# %% ../nbs/09a_checkpoint.ipynb #45712c35
+class RunLocked(RuntimeError):
+    "Another live process holds the run directory's lock."
+
+class RunLock:
+    "An exclusive `flock` on `<out_dir>/.lock` naming its holder; released by the kernel when the process dies."
+    def __init__(self, out_dir): self.path, self.fd = Path(out_dir) / '.lock', None
+    def acquire(self) -> RunLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'; os.close(fd)
+            raise RunLocked(f"{self.path.parent} is in use by another run ({holder}); wait for it to finish, stop it, "
+                            f"or set train.out_dir to another folder") from None
+        os.ftruncate(fd, 0)
+        since = time.strftime('%Y-%m-%d %H:%M:%S')
+        os.write(fd, f"pid {os.getpid()} on host {socket.gethostname()}, since {since}\n".encode())
+        self.fd = fd
+        return self
+    def release(self):
+        if self.fd is not None: os.close(self.fd); self.fd = None     # closing the file drops the lock
+    def __enter__(self): return self.acquire()
+    def __exit__(self, *a): self.release()
 
 # %% ../nbs/09a_checkpoint.ipynb #bb4f6428
 def rng_state() -> dict:

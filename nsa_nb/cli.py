@@ -11,7 +11,7 @@ from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError
-from .checkpoint import model_from_checkpoint
+from .checkpoint import model_from_checkpoint, RunLocked
 
 # %% auto #0
 __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main', 'nsa_nb_generate']
@@ -44,14 +44,17 @@ def run_cli(func, argv:list[str]|None=None) -> int:
 # %% ../nbs/10_cli.ipynb #1fc2fee6
 def train_main(overrides:list=(),     # config overrides `section.field=value` after the file, e.g. data.dataset=passkey
                config:str=None,       # YAML file or shipped profile (m7c_125m, tiny, ...), or $CONFIG; neither: tiny
-               resume:bool=False,     # continue from train.out_dir's latest checkpoint (model, optimizer, RNG, data)
+               resume:bool=False,     # continue train.out_dir's run exactly, from its newest readable checkpoint
                preflight:bool=False,  # only check: print the resolved config and every problem found (exit 1 if any)
                allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
 ending with a generated sample. Under torchrun (RANK/WORLD_SIZE/LOCAL_RANK set) each process is one DDP rank.
-Exit codes: 0 done, 1 refused by preflight or data, 2 bad config, 3 stopped on a non-finite loss."""
+Exit codes: 0 done (or --resume of a finished run: nothing changed), 1 refused by preflight or data (also --resume
+with nothing to resume), 2 bad config, 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run
+(its pid and host are named), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint
+(continue with --resume; a second signal exits at once with the same code, saving nothing)."""
     config = config or os.environ.get('CONFIG') or None
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
@@ -65,6 +68,9 @@ Exit codes: 0 done, 1 refused by preflight or data, 2 bad config, 3 stopped on a
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 1
     except ConfigError as e:                                                # e.g. --resume with another model section
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 2
+    except RunLocked as e:
+        print(f"nsa_nb_train: {e}", file=sys.stderr); return 4
+    if r['status'] == 'interrupted': return 128 + r['signal']
     return 3 if r['status'] == 'nonfinite' else 0
 
 def nsa_nb_train(argv:list[str]|None=None) -> int:

@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_config.ipynb #e45e1cd1
 from __future__ import annotations
-import importlib, importlib.resources, os
+import importlib, importlib.resources, math, os, re
 from fastcore.basics import patch
 from dataclasses import dataclass, field, fields, asdict
 from pathlib import Path
@@ -161,8 +161,19 @@ class TrainConfig(_Section):
             if getattr(self, n) < 0: p.append(f"train.{n}={getattr(self, n)}: must be >= 0 (0 turns it off)")
         if self.precision not in ('auto', 'bf16', 'fp16', 'fp32'):
             p.append(f"train.precision={self.precision!r}: must be 'auto', 'bf16', 'fp16' or 'fp32'")
-        if not self.lr > 0: p.append(f"train.lr={self.lr}: must be > 0")
-        if self.min_lr > self.lr:
+        num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        if not (num(self.lr) and self.lr > 0): p.append(f"train.lr={self.lr}: must be a finite number > 0, e.g. 6e-4")
+        for n in ('min_lr', 'weight_decay', 'grad_clip'):
+            v = getattr(self, n)
+            if not (num(v) and v >= 0):
+                off = ' (0 disables clipping)' if n == 'grad_clip' else ''
+                p.append(f"train.{n}={v}: must be a finite number >= 0{off}")
+        for n in ('beta1', 'beta2'):
+            v = getattr(self, n)
+            if not (num(v) and 0 <= v < 1): p.append(f"train.{n}={v}: must be in [0, 1) (AdamW's usual 0.9 and 0.95)")
+        if not re.fullmatch(r'auto|cpu|mps|cuda(:\d+)?', str(self.device)):
+            p.append(f"train.device={self.device!r}: must be 'auto', 'cpu', 'cuda', 'cuda:N' or 'mps'")
+        if not p and self.min_lr > self.lr:
             p.append(f"train.min_lr={self.min_lr} > train.lr={self.lr}: the cosine floor must be below the peak")
         if not self.watchdog_s > 0: p.append(f"train.watchdog_s={self.watchdog_s}: must be > 0 seconds")
         if self.max_minutes < 0: p.append(f"train.max_minutes={self.max_minutes}: must be >= 0 (0: no time limit)")

@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_train.ipynb #e7ead6cf
 from __future__ import annotations
-import contextlib, json, math, os, platform, sys, time
+import contextlib, json, math, os, platform, shutil, signal, sys, threading, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -19,7 +19,8 @@ from .model import TransformerLM
 from .data import Data, build_data, get_tokenizer, micro_batch_size, local_files, fineweb_open, DataUnavailable
 from .attention import NSAttention, BranchGate, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
-                               rng_state, set_rng_state, seed_everything, fit_kv_projections)
+                               rng_state, set_rng_state, seed_everything, fit_kv_projections,
+                               resumable_checkpoint, RunLock, RunLocked)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
@@ -118,6 +119,27 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
 # %% ../nbs/09_train.ipynb #a831134f
 def _has_checkpoints(out:Path) -> bool: return any((out / 'checkpoints').glob('step_*.pt'))
 
+def _out_dir_problems(out:Path) -> list[str]:
+    "Can the run create and write `out`? (It is a folder, or the nearest folder that exists above it is writable.)"
+    if out.exists() and not out.is_dir():
+        return [f"train.out_dir={out} is an existing file, not a folder; set train.out_dir to a folder"]
+    up = out
+    while not up.exists() and up != up.parent: up = up.parent
+    if not up.is_dir():
+        return [f"train.out_dir={out}: {up} is a file, so the folder cannot be made; choose another path"]
+    if not os.access(up, os.W_OK | os.X_OK):
+        return [f"train.out_dir={out}: {up} is not writable by this user; choose a folder you can write"]
+    return []
+
+def _disk_problems(cfg:RunConfig) -> list[str]:
+    "Room for two checkpoints (the new one is written before the old one goes): fp32 weights and two AdamW moments."
+    out = Path(cfg.train.out_dir)
+    while not out.exists() and out != out.parent: out = out.parent
+    need, free = 2 * 12 * count_params(cfg), shutil.disk_usage(out).free
+    if free >= need: return []
+    return [f"train.out_dir={cfg.train.out_dir}: {free / GiB:.2f} GiB free on its disk, but two checkpoints of this "
+            f"model take about {need / GiB:.2f} GiB; free some space or choose a folder on a larger disk"]
+
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
               check_data:bool=True) -> tuple[list[str], list[str]]:
     "`(problems, warnings)` of running `cfg` on `device` with `world_size` ranks; each names the field and the fix."
@@ -167,6 +189,14 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file "
                         f"or a run directory that holds one")
     out = Path(tc.out_dir)
+    problems += _out_dir_problems(out) or _disk_problems(cfg)
+    if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
+        n = torch.cuda.device_count()
+        problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
+    if resume and not _has_checkpoints(out):
+        where = 'does not exist' if not out.exists() else f"holds no checkpoints/step_*.pt"
+        problems.append(f"--resume but train.out_dir={tc.out_dir} {where}: nothing to resume; check the path, or "
+                        f"drop --resume to start a new run there")
     if _has_checkpoints(out) and not resume and not tc.overwrite:
         problems.append(f"train.out_dir={tc.out_dir} already holds checkpoints of a run: pass --resume to continue it, "
                         f"set train.out_dir to a new folder, or train.overwrite=true to start over there")
@@ -215,6 +245,7 @@ class Trainer:
         self.out = Path(self.tc.out_dir)
         self.progress, self.verbose = progress and self.env.main, verbose and self.env.main
         self.step, self.losses, self.status, self.last_ckpt = 0, {}, 'running', None
+        self.stop_signal, self.stopping, self.ck, self.ck_state, self.lock = None, False, None, None, None
 
     def log(self, *msg):
         "Print on rank 0 (through tqdm when a bar is showing)."
@@ -310,12 +341,9 @@ def _diff(saved:dict, now:dict) -> dict:
 @patch
 def start(self:Trainer):
     tc, env = self.tc, self.env
-    ck = latest_checkpoint(self.out) if self.resume else None
-    if self.resume and ck is None:
-        self.log(f"--resume: no checkpoint in {self.out / 'checkpoints'}; starting from step 0")
+    ck, s, self.ck_state = self.ck, self.ck_state, None             # found (and loaded) by `find_resume`
     if ck is not None:
-        # RNG states and stream buffers must stay on the CPU; weights are copied over
-        s = load_checkpoint(ck, map_location='cpu')
+        # RNG states and stream buffers are on the CPU; weights are copied over
         for sec in ('model', 'nsa'):
             if s['config'][sec] != self.cfg.to_dict()[sec]:
                 diff = _diff(s['config'][sec], self.cfg.to_dict()[sec])
@@ -349,6 +377,20 @@ def start(self:Trainer):
         if ck is None: p.unlink()
     if self.runlog.tb_note: self.log(f"note: {self.runlog.tb_note}")
     if self.mem_every: mem_dump(self.out, f'boot_rank{env.rank}', self.device)
+    return self
+
+# %% ../nbs/09_train.ipynb #28acef78
+@patch
+def find_resume(self:Trainer):
+    "`--resume`: the newest checkpoint that loads (`resumable_checkpoint`); each newer one that does not is named."
+    if not self.resume: return self
+    self.ck, self.ck_state, bad = resumable_checkpoint(self.out)
+    for p, why in bad:
+        if self.env.main: print(f"warning: --resume skipped {p}: it does not load ({why}); the file is left as it is",
+                                file=sys.stderr, flush=True)
+    if self.ck is None:
+        raise ConfigError([f"--resume: none of the {len(bad)} checkpoint(s) in {self.out / 'checkpoints'} loads; start "
+                           f"a new train.out_dir (or train.overwrite=true there)"], 'resume')
     return self
 
 # %% ../nbs/09_train.ipynb #4bb0f07e
@@ -494,13 +536,59 @@ def write_metrics(self:Trainer, **extra):
 @patch
 def run(self:Trainer, stop_after:int|None=None) -> dict:
     "Train; returns the metrics (with `losses`: {step: loss} of this session)."
+    self.lock = RunLock(self.out) if self.env.main else None
+    try:
+        if self.lock and self.out.is_dir(): self.lock.acquire()    # before the preflight's verdict on its files
+        self.check()
+        if self.lock and self.lock.fd is None: self.lock.acquire()
+        self.find_resume()
+        if self.ck_state is not None and self.ck_state['step'] >= self.tc.steps: return self.finished()
+        self.setup(); self.start()
+        return self.loop(stop_after)
+    finally:
+        if self.lock: self.lock.release()
+
+@patch
+def finished(self:Trainer) -> dict:
+    "`--resume` of a run that reached `train.steps`: say so, change nothing."
+    self.status, self.step, self.last_ckpt, self.val = 'finished', self.ck_state['step'], self.ck, {}
+    self.ck_state = None
+    self.log(f"--resume: the run in {self.out} is finished (step {self.step}, train.steps={self.tc.steps}; checkpoint "
+             f"{self.ck}); nothing was changed. Raise train.steps to train further.")
+    return {**self.result(), 'sample': None}
+
+@patch
+def on_signal(self:Trainer, signum, frame):
+    "The first SIGTERM/SIGINT: stop after this step. A second: exit at once (no checkpoint)."
+    if self.stop_signal is not None:
+        os.write(2, f"\n{signal.Signals(signum).name} again: exiting at once, nothing saved\n".encode())
+        os._exit(128 + signum)
+    self.stop_signal = signum
+
+@patch
+def signal_stop(self:Trainer) -> bool:
+    "Was a stop signal received? Under DDP rank 0's flag decides for every rank (one broadcast per step)."
+    if not self.env.ddp:
+        self.stopping = self.stop_signal is not None
+        return self.stopping
+    flag = torch.tensor(float(self.stop_signal or 0), device=self.device)
+    dist.broadcast(flag, 0)                          # a signal that comes meanwhile counts at the next step
+    agreed = int(flag.item()) or None
+    if agreed is not None: self.stop_signal = agreed
+    self.stopping = agreed is not None                                      # what every rank agreed on
+    return self.stopping
+
+@patch
+def loop(self:Trainer, stop_after:int|None=None) -> dict:
+    "The steps, then the final evaluation, checkpoint and sample (after `setup` and `start`)."
     from tqdm.auto import tqdm
     tc = self.tc
-    self.check(); self.setup(); self.start()
     self.t_start, self.train_time, self.tokens_run, self.val = time.time(), 0.0, 0, {}
     first, end = self.step, tc.steps if stop_after is None else min(tc.steps, self.step + stop_after)
     bar = tqdm(total=tc.steps, initial=self.step, disable=not self.progress, desc='train', dynamic_ncols=True)
     win_t, win_n, tok_step = 0.0, 0, tc.batch_size * tc.seq_len
+    main_thread = threading.current_thread() is threading.main_thread()
+    old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGTERM, signal.SIGINT)} if main_thread else {}
     try:
         while self.step < end:
             t0 = time.perf_counter()
@@ -524,9 +612,11 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
                 self.log(f"sample at step {self.step}:\n{self.sample()}")
             if tc.save_every and self.step % tc.save_every == 0 and self.step != end:
                 with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
+            if self.signal_stop(): break
             if tc.max_minutes and self.time_up():
                 self.log(f"train.max_minutes={tc.max_minutes} reached at step {self.step}: stopping with a checkpoint")
                 break
+        if self.stopping and self.step < tc.steps: return self.stop_by_signal()
         if tc.eval_every: self.validate()
         with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
         self.status = 'done' if self.step >= tc.steps else 'stopped'
@@ -537,7 +627,20 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
         return {**self.result(), 'sample': self.final_sample}
     finally:
+        for s, h in old.items(): signal.signal(s, h)
         bar.close(); self.runlog.close(); self.watchdog.close()
+
+@patch
+def stop_by_signal(self:Trainer) -> dict:
+    "After a stop signal: a checkpoint and metrics.json (status 'interrupted'), one line on stderr; no evaluation."
+    with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
+    name = signal.Signals(self.stop_signal).name
+    self.status = 'interrupted'
+    self.write_metrics(signal=name, **self.val)
+    if self.env.main:
+        print(f"{name}: stopped at step {self.step} of {self.tc.steps}; checkpoint {self.last_ckpt} written; continue "
+              f"with --resume", file=sys.stderr, flush=True)
+    return {**self.result(), 'sample': None, 'signal': self.stop_signal}
 
 @patch
 def write_opt_state(self:Trainer):
