@@ -567,13 +567,17 @@ def on_signal(self:Trainer, signum, frame):
 
 @patch
 def signal_stop(self:Trainer) -> bool:
-    "Was a stop signal received? Under DDP rank 0's flag decides for every rank (one broadcast per step)."
+    """Was a stop signal received? Also sets `out_of_time` (`train.max_minutes` passed). Under DDP rank 0 decides both
+    for every rank, in one broadcast per step."""
+    up = bool(self.tc.max_minutes) and self.time_up()
     if not self.env.ddp:
-        self.stopping = self.stop_signal is not None
+        self.stopping, self.out_of_time = self.stop_signal is not None, up
         return self.stopping
-    flag = torch.tensor(float(self.stop_signal or 0), device=self.device)
+    flag = torch.tensor([float(self.stop_signal or 0), float(up)], device=self.device)
     dist.broadcast(flag, 0)                          # a signal that comes meanwhile counts at the next step
-    agreed = int(flag.item()) or None
+    sig, up = flag.tolist()
+    self.out_of_time = bool(up)
+    agreed = int(sig) or None
     if agreed is not None: self.stop_signal = agreed
     self.stopping = agreed is not None                                      # what every rank agreed on
     return self.stopping
@@ -613,7 +617,7 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
             if tc.save_every and self.step % tc.save_every == 0 and self.step != end:
                 with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
             if self.signal_stop(): break
-            if tc.max_minutes and self.time_up():
+            if self.out_of_time:
                 self.log(f"train.max_minutes={tc.max_minutes} reached at step {self.step}: stopping with a checkpoint")
                 break
         if self.stopping and self.step < tc.steps: return self.stop_by_signal()
@@ -651,12 +655,8 @@ def write_opt_state(self:Trainer):
 
 @patch
 def time_up(self:Trainer) -> bool:
-    "Has `train.max_minutes` of wall time passed? Under DDP rank 0's clock decides (one broadcast) for every rank."
-    up = time.time() - self.t_start >= self.tc.max_minutes * 60
-    if not self.env.ddp: return up                                          # one process: no tensor, no device sync
-    flag = torch.tensor(float(up), device=self.device)
-    dist.broadcast(flag, 0)
-    return bool(flag.item())
+    "Has `train.max_minutes` of wall time passed on this process's clock? (`signal_stop` makes rank 0's the rule.)"
+    return time.time() - self.t_start >= self.tc.max_minutes * 60
 
 @patch
 def validate(self:Trainer):
