@@ -75,17 +75,19 @@ def get_fallback_counters() -> dict:
 # %% ../nbs/05_attention.ipynb #75950de2
 BACKENDS = ('auto', 'triton', 'reference')
 
-@functools.lru_cache(None)
+_KERNELS = {}   # 'nsa' -> the module or None, once looked up (a dict, not lru_cache: torch.compile traces through it)
+
 def triton_kernels():
     """The `nsa_nb.kernels.nsa` module if it is installed and Triton imports, else None; looked up once (every forward
     asks)."""
-    if importlib.util.find_spec('triton') is None or importlib.util.find_spec('nsa_nb.kernels') is None: return None
-    try:
-        import nsa_nb.kernels.nsa as kn
-        return kn
-    except ImportError as e:
-        log.debug("triton kernels unavailable: %s", e)
-        return None
+    if 'nsa' not in _KERNELS:
+        _KERNELS['nsa'] = None
+        if importlib.util.find_spec('triton') is not None and importlib.util.find_spec('nsa_nb.kernels') is not None:
+            try:
+                import nsa_nb.kernels.nsa as kn
+                _KERNELS['nsa'] = kn
+            except ImportError as e: log.debug("triton kernels unavailable: %s", e)
+    return _KERNELS['nsa']
 
 def resolve_backend(backend:str, device:torch.device) -> str:
     """'auto' -> 'triton' on CUDA when the kernels exist, else 'reference' (on a CPU the interpreter is for tests, not
@@ -172,9 +174,9 @@ def _heads(self:NSAttention, x):
 
 # %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
-def _attend(self:NSAttention, q, ks, vs, g):
-    """The gated sum of the three branches on the resolved backend, and `(branches, idx)`; a requested triton path that
-    cannot run falls back, counted."""
+def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False):
+    """The gated sum of the three branches on the resolved backend, and `(branches, idx)` (the branches with gradients
+    when `branch_grads`); a requested triton path that cannot run falls back, counted."""
     backend = resolve_backend(self.backend, q.device)
     if backend == 'triton':
         kn = triton_kernels()
@@ -186,23 +188,31 @@ def _attend(self:NSAttention, q, ks, vs, g):
             reason = kn.unsupported(q, ks, vs, self.cfg)
             # one autograd node
             if reason is None:
-                return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg)
+                return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg,
+                                                branch_grads=branch_grads)
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
     branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
     return gate_combine(g.to(branches[0].dtype), branches), branches, idx
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
-def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
-    """`x [B, T, dim]` -> `y [B, T, dim]`; with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)`
-    `[B, T, HQ, V]`."""
+def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+    """`forward` that changes no module state: `(y, branches or None, stats)`, `stats` the gates and selections that
+    `get_*_stats` read (the model keeps them itself under activation checkpointing, which may not mutate modules)."""
     self._check_input(x)
     B, T, _ = x.shape
     q, ks, vs = self._heads(x)
     g = self.gate(x)                                                            # [B, T, HQ, 3]
-    o, branches, idx = self._attend(q, ks, vs, g)                               # Eq. 5 of the three branches
-    if self.track_stats: self._last = dict(gates=g.detach(), idx=idx.detach(), T=T)
+    o, branches, idx = self._attend(q, ks, vs, g, return_branches)              # Eq. 5 of the three branches
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
+    return y, branches if return_branches else None, dict(gates=g.detach(), idx=idx.detach())
+
+@patch
+def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+    """`x [B, T, dim]` -> `y [B, T, dim]`; with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)`
+    `[B, T, HQ, V]`."""
+    y, branches, stats = self.forward_stats(x, return_branches)
+    if self.track_stats: self._last = stats
     return (y, branches) if return_branches else y
 
 # %% ../nbs/05_attention.ipynb #2ab0e078

@@ -16,7 +16,8 @@ from .sliding import sliding_attention
 
 # %% auto #0
 __all__ = ['RMSNorm', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block',
-           'TransformerLM', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
+           'TransformerLM', 'LMHeadLoss', 'lm_head_loss', 'evaluating', 'sample_next', 'window_keys_per_query',
+           'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -119,6 +120,12 @@ class Block(nn.Module):
     def forward(self, x):
         x = x + self.attn(self.norm1(x))
         return x + self.mlp(self.norm2(x))
+    def forward_stats(self, x):
+        "`(output, the NSA layer's statistics or None)`, changing no module state (for activation checkpointing)."
+        a, _, stats = self.attn.forward_stats(self.norm1(x)) if isinstance(self.attn, NSAttention) else (
+            self.attn(self.norm1(x)), None, None)
+        x = x + a
+        return x + self.mlp(self.norm2(x)), stats
 
 # %% ../nbs/07_model.ipynb #0be92b96
 class TransformerLM(nn.Module):
@@ -148,6 +155,45 @@ def reset_parameters(self:TransformerLM):
         # residual writers
         for lin in (blk.attn.o_proj, blk.mlp.w2): nn.init.normal_(lin.weight, std=std / math.sqrt(2 * L))
 
+# %% ../nbs/07_model.ipynb #b5e1a0c1
+class LMHeadLoss(torch.autograd.Function):
+    """Mean cross-entropy of `h @ w.T` against `y`, a chunk of rows at a time; the gradients are computed in the forward,
+    chunk by chunk, so only one chunk's `[rows, vocab]` logits exist at once."""
+    @staticmethod
+    def forward(ctx, h, w, y, chunk:int):      # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
+        grad = ctx.needs_input_grad[0] or ctx.needs_input_grad[1]
+        wc = w.to(h.dtype)                                                   # one cast, not one per chunk
+        n = (y != -100).sum().clamp_min(1)                                   # a tensor: no read-back
+        loss = torch.zeros((), device=h.device, dtype=torch.float32)
+        dh, dw = (torch.empty_like(h), torch.zeros(w.shape, device=w.device, dtype=torch.float32)) if grad else (None,) * 2
+        for i in range(0, h.shape[0], chunk):
+            hc, yc = h[i:i + chunk], y[i:i + chunk]
+            z = (hc @ wc.t()).float()                                         # [rows, vocab] logits, fp32
+            lse, keep = z.logsumexp(-1), (yc != -100)
+            loss = loss + ((lse - z.gather(1, yc.clamp_min(0)[:, None])[:, 0]) * keep).sum()
+            if grad:                                                          # dloss/dz = (softmax - onehot) / n
+                p = (z - lse[:, None]).exp_()
+                p.scatter_add_(1, yc.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
+                p = (p * (keep[:, None] / n)).to(h.dtype)
+                dh[i:i + chunk] = p @ wc
+                dw += (p.t() @ hc).float()
+        if grad: ctx.save_for_backward(dh, dw.to(w.dtype))
+        return loss / n
+
+    @staticmethod
+    def backward(ctx, g):
+        dh, dw = ctx.saved_tensors
+        return dh * g, dw * g, None, None
+
+def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
+                 w:torch.Tensor,      # [vocab, dim] the head's weight
+                 y:torch.Tensor,      # [N] targets, -100: ignored
+                 chunk:int|None=None  # rows per chunk; None: about 512 MiB of fp32 logits
+                ) -> torch.Tensor:
+    "`F.cross_entropy(h @ w.T, y)` without the whole `[N, vocab]` logits (nor their gradient) in memory."
+    chunk = chunk or max(256, 2**27 // w.shape[0] // 256 * 256)
+    return LMHeadLoss.apply(h, w, y, chunk)
+
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
 def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
@@ -156,13 +202,24 @@ def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
     return self
 
 @patch
-def forward(self:TransformerLM, idx:torch.Tensor) -> torch.Tensor:
-    "`idx [B, T]` int64 -> logits `[B, T, vocab_size]`."
+def hidden(self:TransformerLM, idx:torch.Tensor) -> torch.Tensor:
+    "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads."
     if idx.dim() != 2: raise ValueError(f"idx must be [B, T] token ids, got shape {tuple(idx.shape)}")
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
-    for blk in self.blocks: x = checkpoint(blk, x, use_reentrant=False) if ckpt else blk(x)
-    return self.head(self.norm(x))
+    for blk in self.blocks:
+        if not ckpt: x = blk(x); continue
+        x, stats = checkpoint(blk.forward_stats, x, use_reentrant=False)
+        if stats is not None and blk.attn.track_stats: blk.attn._last = stats
+    return self.norm(x)
+
+@patch
+def forward(self:TransformerLM, idx:torch.Tensor, targets:torch.Tensor|None=None) -> torch.Tensor:
+    """`idx [B, T]` int64 -> logits `[B, T, vocab_size]`; with `targets [B, T]` (-100: ignored), the mean cross-entropy
+    instead (`lm_head_loss`: the logits never whole)."""
+    h = self.hidden(idx)
+    if targets is None: return self.head(h)
+    return lm_head_loss(h.flatten(0, 1), self.head.weight, targets.flatten())
 
 # %% ../nbs/07_model.ipynb #1b454aef
 @patch

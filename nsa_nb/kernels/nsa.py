@@ -7,19 +7,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 import torch
+from torch import Tensor
 import triton
 import triton.language as tl
 from ..config import NSAConfig
 from .banded import (INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
                                    compressed_attention_triton, sliding_attention_triton)
-from .selection import (SelTuning, _gated_sum, _in_backward, invert_selection_start, sel_fwd, sel_bwd,
-                                      sel_tiles,
-                                      selected_attention_triton)
+from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
 
 # %% auto #0
 __all__ = ['MAX_BLOCKS', 'ScoresTuning', 'topn_triton', 'select_blocks_triton', 'tensors_unsupported', 'unsupported',
-           'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton', 'nsa_branches', 'NSAGated',
-           'nsa_attention_triton']
+           'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton', 'nsa_branches', 'nsa_blocks', 'nsa_fwd',
+           'nsa_bwd', 'nsa_attention_triton']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -319,59 +318,84 @@ def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None):
     return (o_cmp, o_sel, o_win), idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #5d8ec437
-class NSAGated(torch.autograd.Function):
-    "Compressed, selected and sliding attention and their gated sum (Eq. 5) as one autograd node."
-    @staticmethod
-    def forward(ctx, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, cfg, scale, invert):
-        cmp_pos, G = (cfg.d, cfg.l - 1), q.shape[2] // k_sel.shape[2]   # compressed key i sits at i*d + l - 1
-        o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, cmp_pos, None, scale)
-        idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
-        tiles = sel_tiles(idx, G)
-        o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
-        # Eq. 5 in the same pass
-        o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, tiles, gated=(g, o_c, o_w))
-        ctx.save_for_backward(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx,
-                              *tiles)
-        ctx.cfg, ctx.scale, ctx.cmp_pos = cfg, scale, cmp_pos
-        # for the backward
-        ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], cfg.l_sel), SelTuning().seg) if invert else None
-        ctx.mark_non_differentiable(idx)
-        ctx.set_materialize_grads(False)   # outputs without a gradient come as None, not zeros
-        return o, o_c, o_s, o_w, idx
+_BLOCK_FIELDS = ('l', 'd', 'l_sel', 'n_sel', 'w', 'n_init', 'n_local')   # the operators' `blocks` argument, in order
 
-    @staticmethod
-    @torch.autograd.function.once_differentiable
-    def backward(ctx, do, *do_extra):                              # do_extra: the branch outputs' own gradients, idx's
-        g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *tiles = (
-            ctx.saved_tensors)
-        cfg, scale, inv, ctx.inv = ctx.cfg, ctx.scale, ctx.inv, None
-        do = torch.zeros_like(o_c) if do is None else do.contiguous()
-        # gates folded into lse, delta: every branch takes do
-        dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
-        do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
-        for i, (o_i, lse_i, x) in enumerate(zip((o_c, o_s, o_w), (lse_c, lse_s, lse_w), do_extra)):
-            if x is not None:   # a branch output used elsewhere too: unfolded,
-                do_i[i] = (g[..., i, None] * do).to(do.dtype) + x   # its gradient g_i do + its own, delta again
-                lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
-        dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], ctx.cmp_pos, None, scale, delta=delta[0])
-        _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, inv=inv, tiles=tiles,
-                                delta=delta[1], dq=dq)
-        # dq: all three
-        _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)
-        return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w, None, None, None
+def nsa_blocks(cfg:NSAConfig) -> list[int]:
+    "`cfg`'s block sizes as the operators take them."
+    return [getattr(cfg, f) for f in _BLOCK_FIELDS]
+
+def _nsa_cfg(blocks) -> NSAConfig: return NSAConfig(**dict(zip(_BLOCK_FIELDS, blocks)))
+
+@torch.library.custom_op('nsa_nb::nsa_fwd', mutates_args=())
+def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
+            blocks:list[int], scale:float,
+            branch_grads:bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """NSA's forward: `o, o_c, o_s, o_w` `[B, T, HQ, V]`, `lse_c, lse_s, lse_w` `[B, T, HQ]` fp32, `idx [B, T, H, n_sel]`
+    int32; `branch_grads` only tells the backward whether the branch outputs' gradients count."""
+    cfg = _nsa_cfg(blocks)
+    g, q = g.contiguous(), q.contiguous()
+    o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1), None, scale)   # compressed key i sits at i*d + l - 1
+    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
+    o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
+    o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w))   # Eq. 5 in the same pass
+    return o, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx
+
+@nsa_fwd.register_fake
+def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads):
+    (B, T, HQ, _), H, V = q.shape, k_sel.shape[2], v_sel.shape[-1]
+    o, lse = (q.new_empty(B, T, HQ, V) for _ in range(4)), (q.new_empty(B, T, HQ, dtype=torch.float32) for _ in range(3))
+    return *o, *lse, q.new_empty(B, T, H, blocks[_BLOCK_FIELDS.index('n_sel')], dtype=torch.int32)
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f3
+@torch.library.custom_op('nsa_nb::nsa_bwd', mutates_args=())
+def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # the branch outputs' own gradients
+            g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
+            o_c:Tensor, o_s:Tensor, o_w:Tensor, lse_c:Tensor, lse_s:Tensor, lse_w:Tensor, idx:Tensor,
+            blocks:list[int], scale:float) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    "`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous."
+    cfg, do, g, q = _nsa_cfg(blocks), do.contiguous(), g.contiguous(), q.contiguous()
+    # gates folded into lse, delta: every branch takes do
+    dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
+    do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
+    for i, (o_i, lse_i, x) in enumerate(zip((o_c, o_s, o_w), (lse_c, lse_s, lse_w), (do_c, do_s, do_w))):
+        if x is not None:   # a branch output with a gradient of its own: unfolded,
+            do_i[i] = (g[..., i, None] * do).to(do.dtype) + x   # its gradient g_i do + its own, delta again
+            lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
+    dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1), None, scale, delta=delta[0])
+    _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, delta=delta[1], dq=dq)
+    # dq: all three
+    _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)
+    return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w
+
+@nsa_bwd.register_fake
+def _(do, do_c, do_s, do_w, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, *_):
+    return tuple(t.new_empty(t.shape) for t in (g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win))
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f5
+def _nsa_setup(ctx, inputs, output):
+    *tensors, blocks, scale, branch_grads = inputs                                  # g, q, k_cmp, ... v_win
+    _, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx = output
+    ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx)
+    ctx.blocks, ctx.scale, ctx.branch_grads = blocks, scale, branch_grads
+
+def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                                   # lse and idx: no gradient
+    own = (do_c, do_s, do_w) if ctx.branch_grads else (None,) * 3
+    return *torch.ops.nsa_nb.nsa_bwd(do, *own, *ctx.saved_tensors, ctx.blocks, ctx.scale), None, None, None
+
+torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
 def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          ks:tuple, vs:tuple, # keys, values for (cmp, sel, win): [B, T, H, K|V] each
                          phi_k, phi_v,       # compressors (PyTorch modules, outside the node)
                          g:torch.Tensor,     # [B, T, HQ, 3] gates in [0, 1], q's dtype (ln g is folded into the lse)
-                         cfg:NSAConfig, scale:float|None=None):
+                         cfg:NSAConfig, scale:float|None=None,
+                         branch_grads:bool=False): # the branch outputs carry gradients (a slower backward); else detached
     """`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the
-    three Triton branches as one autograd node."""
+    three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`."""
     if g.shape != (*q.shape[:-1], 3):
         raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
     k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
-    ins = (g.contiguous(), q.contiguous(), k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2])
-    # a backward will come
-    invert = torch.is_grad_enabled() and any(t.requires_grad for t in ins) and not _in_backward()
-    o, o_c, o_s, o_w, idx = NSAGated.apply(*ins, cfg, scale or 1 / math.sqrt(q.shape[-1]), invert)
-    return o, (o_c, o_s, o_w), idx
+    o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
+                                                         scale or 1 / math.sqrt(q.shape[-1]), branch_grads)
+    branches = (o_c, o_s, o_w) if branch_grads else (o_c.detach(), o_s.detach(), o_w.detach())
+    return o, branches, idx

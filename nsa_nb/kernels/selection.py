@@ -13,8 +13,8 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection_start',
-           'invert_selection_finish', 'invert_selection', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'sel_bwd',
+           'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -308,11 +308,12 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, S
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                          BR: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
     i_seg = tl.program_id(0)
-    blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j)
+    blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
+    valid, blk = blk >= 0, tl.maximum(blk, 0)                                       # (the grid is an upper bound)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
     o_r = tl.arange(0, BR)                                                          # rows: (query, head) pairs
-    m_s = o_s < T
+    m_s = (o_s < T) & valid                                                         # an empty segment writes nothing
     key = (i_b * T + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
@@ -344,72 +345,52 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, S
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e5512622
 @triton.jit
-def _sel_bwd_reduce_kernel(PK, PV, RED_BLK, RED_START, RED_END, DK, DV, T, n_slc,
+def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
                            H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
                            BS: tl.constexpr):
-    "Sum the partials of one multi-segment block, in segment order."
-    i_r = tl.program_id(0)
-    blk = tl.load(RED_BLK + i_r).to(tl.int64)
+    "Sum the partials of block `program_id` (flat (b, h, j)) in segment order, if it has several segments."
+    blk = tl.program_id(0).to(tl.int64)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
+    p_lo, p_hi = tl.load(RED_START + blk), tl.load(RED_END + blk)                  # equal: written by its one segment
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
-    for p in range(tl.load(RED_START + i_r), tl.load(RED_END + i_r)):
+    for p in range(p_lo, p_hi):
         b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * BK + o_k[None, :])
         b_dv += tl.load(PV + (p * BS + tl.arange(0, BS))[:, None] * BV + o_v[None, :])
-    m_s = o_s < T
+    m_s = (o_s < T) & (p_hi > p_lo)
     key = (i_b * T + o_s) * H + i_h
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #49f3b715
-def invert_selection_start(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
-    """The device half of inverting `idx [B,T,H,n]`: each block's queries, and three counts on their way to the host (no
-    waiting)."""
+def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
+    """`idx [B,T,H,n]` -> each block's queries in segments of at most `seg`: per segment (`seg_blk` flat (b, h, j) or -1
+    past the last, `seg_start`, `seg_end` into `qlist`, `seg_out` partial slot or -1), per block the partial slots
+    `red_start:red_end`, and `n_partial`, the bound on partial slots; sized from the shapes, with no read-back."""
     B, T, H, n = idx.shape
-    dev, NB = idx.device, B * H * n_slc
-    kt = torch.int32 if NB < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
-    # flat (b, h, j); [B, T, H, n]
-    blk = torch.arange(B * H, device=dev, dtype=kt).view(B, 1, H, 1) * n_slc + idx.to(kt)
+    dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
+    kt = torch.int32 if max(NB, P) < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
+    blk = torch.arange(B * H, device=dev, dtype=kt).view(B, 1, H, 1) * n_slc + idx.to(kt)   # flat (b, h, j)
     blk = torch.where(idx >= 0, blk, NB)                                              # unused slots sort last
-    blk = blk.permute(0, 2, 1, 3).flatten()   # (b, h, t, slot) order: t ascending
-    key, order = blk.sort(stable=True)
+    key, order = blk.permute(0, 2, 1, 3).flatten().sort(stable=True)                # (b, h, t, slot) order: t ascending
     qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
     blocks = torch.arange(NB, device=dev, dtype=kt)
     start = torch.searchsorted(key, blocks)                                           # block b's pairs: key[start:end]
     count = torch.searchsorted(key, blocks, right=True) - start
-    nseg = (count + seg - 1) // seg
-    # segments, partial slots, multi blocks
-    counts = torch.stack([nseg.sum(), (nseg * (nseg > 1)).sum(), (nseg > 1).sum()])
-    host, event = counts, None
-    if dev.type == 'cuda':                                                            # to pinned memory, asynchronously
-        host = torch.empty(3, dtype=counts.dtype, pin_memory=True); host.copy_(counts, non_blocking=True)
-        event = torch.cuda.Event(); event.record(torch.cuda.current_stream(dev))
-    return dict(qlist=qlist, start=start, count=count, nseg=nseg, seg=seg, host=host, event=event)
-
-def invert_selection_finish(st:dict):
-    """For each segment of at most `seg` queries: (block, start, end, out slot); the query list; reduce ranges; partial
-    slots."""
-    # arrived long ago when started in the forward
-    if st['event'] is not None and not st['event'].query(): st['event'].synchronize()
-    n_total, n_multi, n_red = st['host'].tolist()
-    qlist, start, count, nseg, seg = (st[k] for k in ('qlist', 'start', 'count', 'nseg', 'seg'))
-    dev, NB = nseg.device, len(nseg)
-    seg_blk = torch.repeat_interleave(torch.arange(NB, device=dev), nseg, output_size=n_total)
-    rank = torch.arange(n_total, device=dev) - (nseg.cumsum(0) - nseg)[seg_blk]
-    seg_start = start[seg_blk] + rank * seg
-    seg_end = torch.minimum(seg_start + seg, start[seg_blk] + count[seg_blk])
-    multi = nseg[seg_blk] > 1
-    seg_out = torch.where(multi, multi.long().cumsum(0) - 1, -1)   # partial slot, or -1 = write directly
-    red_blk = torch.argsort((nseg <= 1).to(torch.uint8), stable=True)[:n_red]       # the multi-segment blocks, in order
-    red_end = (nseg * (nseg > 1)).cumsum(0)[red_blk]
-    red_start = red_end - nseg[red_blk]
-    i32 = lambda *ts: [t.to(torch.int32).contiguous() for t in ts]
-    return i32(seg_blk, seg_start, seg_end, seg_out), qlist, i32(red_blk, red_start, red_end), n_multi
-
-def invert_selection(idx:torch.Tensor, n_slc:int, seg:int):
-    """`idx [B,T,H,n]` -> for each segment of at most `seg` queries: (block, start, end, out slot); the query list;
-    reduce ranges."""
-    return invert_selection_finish(invert_selection_start(idx, n_slc, seg))
+    nseg = (count + seg - 1) // seg                                                   # [NB]
+    i = torch.arange(P // seg + min(NB, P), device=dev)                               # segments: the bound above
+    seg_cum = nseg.cumsum(0)                                                          # segments of blocks 0..b
+    sb = torch.searchsorted(seg_cum, i, right=True)                                   # each segment's block; NB: none
+    valid, b = sb < NB, sb.clamp(max=NB - 1)
+    seg_start = start[b] + (i - (seg_cum - nseg)[b]) * seg
+    seg_end = torch.where(valid, torch.minimum(seg_start + seg, start[b] + count[b]), seg_start)
+    multi = (nseg[b] > 1) & valid
+    red_end = (nseg * (nseg > 1)).cumsum(0)                                           # partial slots of blocks 0..b
+    i32 = lambda t: t.to(torch.int32).contiguous()
+    return dict(seg_blk=i32(torch.where(valid, sb, -1)), seg_start=i32(seg_start), seg_end=i32(seg_end),
+                seg_out=i32(torch.where(multi, multi.cumsum(0) - 1, -1)), qlist=qlist,
+                red_start=i32(red_end - nseg * (nseg > 1)), red_end=i32(red_end),
+                n_partial=P // seg + min(NB, P // (seg + 1)))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
@@ -419,7 +400,6 @@ def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=4)
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
-            inv:dict|None=None,    # `invert_selection_start(idx, ...)` from the forward, if it ran there
             tiles=None,            # `sel_tiles(idx, G)` from the forward
             delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
             dq=None,               # [B, T, HQ, K]: another branch's dq, to which this one's is added; None: new
@@ -440,36 +420,27 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, idx.shape[-1], tune), scale,
             **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
-    (sb, ss, se,
-     so), qlist, (rb, rs, re), n_multi = invert_selection_finish(inv or invert_selection_start(idx, n_slc, tune.seg))
+    inv = invert_selection(idx, n_slc, tune.seg)                                        # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
-    pk = torch.empty(max(n_multi, 1), l_sel, meta['BK'], device=q.device, dtype=torch.float32)
-    pv = torch.empty(max(n_multi, 1), l_sel, meta['BV'], device=q.device, dtype=torch.float32)
+    pk = torch.empty(inv['n_partial'], l_sel, meta['BK'], device=q.device, dtype=torch.float32)
+    pv = torch.empty(inv['n_partial'], l_sel, meta['BV'], device=q.device, dtype=torch.float32)
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC',
                                          'num_stages')} | _dkdv_launch(meta['BK'], meta['BV'], tune)
-    if len(sb):
-        _sel_bwd_dkdv_kernel[(len(sb),)](q, k, v, do, lse, delta, qlist, sb, ss, se, so, dk, dv, pk, pv, T, n_slc,
-                                         scale, **dkdv_meta)
-    if len(rb):
-        _sel_bwd_reduce_kernel[(len(rb),)](pk, pv, rb, rs, re, dk, dv, T, n_slc, H=H, K=K, V=V, BK=meta['BK'],
-                                           BV=meta['BV'], BS=l_sel)
+    segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
+    _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], *segs, dk, dv, pk, pv, T, n_slc,
+                                          scale, **dkdv_meta)
+    _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
+                                             BK=meta['BK'], BV=meta['BV'], BS=l_sel)
     return dq, dk, dv
 
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
-def _in_backward() -> bool:
-    "True while autograd runs a backward (a checkpointed forward being recomputed, say)."
-    task = getattr(torch._C, '_current_graph_task_id', None)
-    return task is not None and task() != -1
-
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q, k, v, idx, l_sel, scale, invert, tune):
+    def forward(ctx, q, k, v, idx, l_sel, scale, tune):
         tiles = sel_tiles(idx, q.shape[2] // k.shape[2], tune)                              # for the forward and dq
         o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles, tune=tune)
         ctx.save_for_backward(q, k, v, idx, o, lse, *tiles)
         ctx.l_sel, ctx.scale, ctx.tune = l_sel, scale, tune
-        # for the backward
-        ctx.inv = invert_selection_start(idx, triton.cdiv(q.shape[1], l_sel), tune.seg) if invert else None
         ctx.mark_non_differentiable(lse)
         return o, lse
 
@@ -477,9 +448,7 @@ class SelectedAttention(torch.autograd.Function):
     @torch.autograd.function.once_differentiable
     def backward(ctx, do, dlse):
         q, k, v, idx, o, lse, *tiles = ctx.saved_tensors
-        inv, ctx.inv = ctx.inv, None
-        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, inv=inv, tiles=tiles,
-                        tune=ctx.tune), None, None, None, None, None
+        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, tiles=tiles, tune=ctx.tune), None, None, None, None
 
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               k:torch.Tensor,   # [B, T, H, K]
@@ -490,7 +459,4 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               tune:SelTuning|None=None): # launch choices; None: the defaults
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
     check_idx(q, k, v, idx)
-    # a backward will come
-    invert = torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad) and not _in_backward()
-    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), invert,
-                                   tune or SelTuning())
+    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning())
