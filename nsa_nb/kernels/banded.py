@@ -17,7 +17,8 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
 
 # %% auto #0
 __all__ = ['INTERPRET', 'store_dq', 'online_softmax_step', 'BandedTuning', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
-           'BandedAttention', 'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+           'banded_fwd_op', 'banded_bwd_op', 'banded_attention', 'compressed_attention_triton',
+           'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -382,20 +383,34 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
     return dq, dk, dv
 
 # %% ../../nbs/06a_kernel_banded.ipynb #c23442d3
-class BandedAttention(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, q, k, v, k_pos, w, scale):
-        o, lse = banded_fwd(q, k, v, k_pos, w, scale)
-        ctx.save_for_backward(q, k, v, o, lse)
-        ctx.k_pos, ctx.w, ctx.scale = k_pos, w, scale
-        ctx.mark_non_differentiable(lse)
-        return o, lse
+@torch.library.custom_op('nsa_nb::banded_fwd', mutates_args=())
+def banded_fwd_op(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, k_pos:list[int], w:int,
+                  scale:float) -> tuple[torch.Tensor, torch.Tensor]:
+    "`banded_fwd` as an operator (`w` 0: no window), opaque to `torch.compile`."
+    return banded_fwd(q, k, v, tuple(k_pos), w or None, scale)
 
-    @staticmethod
-    @torch.autograd.function.once_differentiable
-    def backward(ctx, do, dlse):
-        q, k, v, o, lse = ctx.saved_tensors
-        return *banded_bwd(q, k, v, o, lse, do, ctx.k_pos, ctx.w, ctx.scale), None, None, None
+@banded_fwd_op.register_fake
+def _(q, k, v, k_pos, w, scale):
+    B, T, HQ, _ = q.shape
+    return q.new_empty(B, T, HQ, v.shape[-1]), q.new_empty(B, T, HQ, dtype=torch.float32)
+
+@torch.library.custom_op('nsa_nb::banded_bwd', mutates_args=())
+def banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, o:torch.Tensor, lse:torch.Tensor,
+                  k_pos:list[int], w:int, scale:float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    "`banded_bwd` as an operator: `dq, dk, dv`, contiguous."
+    return banded_bwd(q, k, v, o, lse, do, tuple(k_pos), w or None, scale)
+
+@banded_bwd_op.register_fake
+def _(do, q, k, v, *_): return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+def _banded_setup(ctx, inputs, output):
+    q, k, v, ctx.k_pos, ctx.w, ctx.scale = inputs
+    ctx.save_for_backward(q, k, v, *output)
+
+def _banded_backward(ctx, do, dlse):                                   # lse: no gradient
+    return *torch.ops.nsa_nb.banded_bwd(do, *ctx.saved_tensors, ctx.k_pos, ctx.w, ctx.scale), None, None, None
+
+torch.library.register_autograd('nsa_nb::banded_fwd', _banded_backward, setup_context=_banded_setup)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2ff5a91d
 def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
@@ -406,7 +421,8 @@ def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
                      scale:float|None=None):
     """Triton attention over a contiguous key band; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]` (fp32; -inf where no key
     is visible)."""
-    return BandedAttention.apply(q, k, v, tuple(k_pos), w, scale or 1 / math.sqrt(q.shape[-1]))
+    o, lse = torch.ops.nsa_nb.banded_fwd(q, k, v, list(k_pos), w or 0, scale or 1 / math.sqrt(q.shape[-1]))
+    return o, lse.detach()                                             # (no gradient flows through the lse)
 
 def compressed_attention_triton(q, k_cmp, v_cmp, l:int, d:int, scale=None):
     "Compressed branch: block i sits at its last token i*d + l - 1."
