@@ -4,18 +4,19 @@
 
 # %% ../nbs/09a_checkpoint.ipynb #cac762bd
 from __future__ import annotations
-import fcntl, os, random, socket, time
+import errno, fcntl, hashlib, json, os, random, socket, time
 from pathlib import Path
 import numpy as np
 import torch
-from .config import RunConfig, config_from_dict
+from .config import RunConfig, ConfigError, config_from_dict
 from .model import TransformerLM
 from .data import get_tokenizer
 
 # %% auto #0
-__all__ = ['atomic_write', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint', 'find_checkpoint', 'load_checkpoint',
-           'resumable_checkpoint', 'RunLocked', 'RunLock', 'rng_state', 'set_rng_state', 'seed_everything',
-           'config_from_checkpoint', 'model_from_checkpoint', 'export_weights', 'fit_kv_projections']
+__all__ = ['atomic_write', 'DiskFull', 'checkpoint_record', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
+           'find_checkpoint', 'load_checkpoint', 'verify_checkpoint', 'resumable_checkpoint', 'RunLocked', 'RunLock',
+           'lock_holder', 'rng_state', 'set_rng_state', 'seed_everything', 'config_from_checkpoint', 'CheckpointError',
+           'model_from_checkpoint', 'export_weights', 'fit_kv_projections']
 
 # %% ../nbs/09a_checkpoint.ipynb #3ff46bc7
 def atomic_write(path:str|Path, write_fn):
@@ -32,19 +33,49 @@ def atomic_write(path:str|Path, write_fn):
         fd = os.open(path.parent, os.O_RDONLY); os.fsync(fd); os.close(fd)
     except OSError: pass
 
+# %% ../nbs/09a_checkpoint.ipynb #6a375964
+class DiskFull(RuntimeError):
+    "No space left on the disk while writing a checkpoint; the previous checkpoint is kept."
+
+class _Hashing:
+    "A write-only file object that passes the bytes on to `f`, counting them and their sha256."
+    def __init__(self, f): self.f, self.sha, self.bytes = f, hashlib.sha256(), 0
+    def write(self, b):
+        self.sha.update(b); self.bytes += len(b)
+        return self.f.write(b)
+    def flush(self): self.f.flush()
+
+def checkpoint_record(path) -> Path:
+    "The record of checkpoint `path`: `step_XXXXXXX.pt.json`, with its size and sha256."
+    return Path(path).with_name(Path(path).name + '.json')
+
 # %% ../nbs/09a_checkpoint.ipynb #7b94ef5e
 def checkpoint_path(out_dir, step:int) -> Path: return Path(out_dir) / 'checkpoints' / f'step_{step:07d}.pt'
 
 def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
-    "Write `state` as `checkpoints/step_XXXXXXX.pt` atomically, point `checkpoints/latest` at it, prune to `keep_last`."
-    path = checkpoint_path(out_dir, step)
+    """Write `state` as `checkpoints/step_XXXXXXX.pt` atomically with its record (size, sha256), point
+    `checkpoints/latest` at it, prune to `keep_last`; `DiskFull` (naming the path, the previous checkpoint kept)."""
+    path, rec = checkpoint_path(out_dir, step), None
     path.parent.mkdir(parents=True, exist_ok=True)
     for stale in path.parent.glob('*.tmp*'): stale.unlink(missing_ok=True)    # left by a save that was killed
-    atomic_write(path, lambda f: torch.save(state, f))
-    atomic_write(path.parent / 'latest', lambda f: f.write(path.name.encode() + b'\n'))
+    prev = latest_checkpoint(out_dir)
+    try:
+        checkpoint_record(path).unlink(missing_ok=True)                     # a record never describes another file
+        def write(f):
+            nonlocal rec
+            h = _Hashing(f); torch.save(state, h); rec = dict(file=path.name, bytes=h.bytes, sha256=h.sha.hexdigest())
+        atomic_write(path, write)
+        atomic_write(checkpoint_record(path), lambda f: f.write(json.dumps(rec).encode() + b'\n'))
+        atomic_write(path.parent / 'latest', lambda f: f.write(path.name.encode() + b'\n'))
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
+        kept = f"the previous checkpoint {prev} is kept and checkpoints/latest still names it" if prev else \
+               "there is no earlier checkpoint"
+        raise DiskFull(f"the disk is full: no space left on the device of {path.parent} while writing {path.name}; "
+                       f"{kept}; free some space there and continue with --resume") from None
     if keep_last:
         for old in sorted(path.parent.glob('step_*.pt'))[:-keep_last]:
-            if old != path: old.unlink(missing_ok=True)
+            if old != path: old.unlink(missing_ok=True); checkpoint_record(old).unlink(missing_ok=True)
     return path
 
 def latest_checkpoint(out_dir) -> Path|None:
@@ -67,15 +98,35 @@ def load_checkpoint(path, map_location='cpu') -> dict:
     "Read a checkpoint written by `save_checkpoint` (our own file: it holds RNG states, so not weights-only)."
     return torch.load(path, map_location=map_location, weights_only=False)
 
+# %% ../nbs/09a_checkpoint.ipynb #8b111a8d
+def _sha256(path) -> str:
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for b in iter(lambda: f.read(1 << 24), b''): h.update(b)
+    return h.hexdigest()
+
+def verify_checkpoint(path) -> str|None:
+    "Why checkpoint `path` is not the file its record describes (size, then sha256); None if it is, or has no record."
+    try: rec = json.loads(checkpoint_record(path).read_text())
+    except (OSError, ValueError): return None                               # no record (or an unreadable one)
+    size = Path(path).stat().st_size
+    if size != rec.get('bytes'):
+        return (f"truncated: {size:,} of the {rec.get('bytes'):,} bytes written" if size < rec.get('bytes', 0) else
+                f"{size:,} bytes, but {rec.get('bytes')} were written")
+    if _sha256(path) != rec.get('sha256'): return "its sha256 differs from the one recorded when it was written"
+    return None
+
 # %% ../nbs/09a_checkpoint.ipynb #06269ecb
 def resumable_checkpoint(out_dir) -> tuple[Path|None, dict|None, list[tuple[Path, str]]]:
-    "`(path, state, bad)`: the newest checkpoint of `out_dir` that loads, its state, `(path, reason)` of newer ones."
+    "`(path, state, bad)`: the newest checkpoint of `out_dir` that verifies and loads, its state, `(path, reason)` of newer ones."
     d, bad = Path(out_dir) / 'checkpoints', []
     found = sorted(d.glob('step_*.pt'), reverse=True)
     first = latest_checkpoint(out_dir)
     for p in ([first] if first else []) + [p for p in found if p != first]:
+        why = verify_checkpoint(p)
+        if why: bad.append((p, why)); continue
         try: s = load_checkpoint(p, map_location='cpu')
-        except Exception as e: bad.append((p, f"{type(e).__name__}: {str(e)[:200]}")); continue
+        except Exception as e: bad.append((p, f"it does not load: {type(e).__name__}: {str(e)[:200]}")); continue
         if isinstance(s, dict) and 'step' in s: return p, s, bad
         bad.append((p, 'not a checkpoint of this package (no step)'))
     return None, None, bad
@@ -105,6 +156,17 @@ class RunLock:
     def __enter__(self): return self.acquire()
     def __exit__(self, *a): self.release()
 
+# %% ../nbs/09a_checkpoint.ipynb #03af801c
+def lock_holder(out_dir) -> str|None:
+    "The holder of `<out_dir>/.lock` ('pid N on host H, since ...') if a live process holds it, else None; takes nothing."
+    try: fd = os.open(Path(out_dir) / '.lock', os.O_RDONLY)
+    except OSError: return None                                             # no lock file: no holder
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB); fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    except BlockingIOError: return os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'
+    finally: os.close(fd)
+
 # %% ../nbs/09a_checkpoint.ipynb #bb4f6428
 def rng_state() -> dict:
     "Python, NumPy, torch CPU and CUDA generator states."
@@ -131,15 +193,35 @@ def config_from_checkpoint(d:dict) -> RunConfig:
     return config_from_dict(d, src='checkpoint config', validate=False)
 
 # %% ../nbs/09a_checkpoint.ipynb #3af6a7f5
+class CheckpointError(ValueError):
+    "A file given as a checkpoint that is damaged or is not one of this package's."
+
+def _read_model_checkpoint(p:Path, device) -> dict:
+    "The state of checkpoint `p`, verified; `CheckpointError` naming the file if it is damaged or not a checkpoint."
+    fix = "give a checkpoints/step_XXXXXXX.pt file written by nsa_nb_train (or an earlier one of the same run), or a run directory"
+    why = verify_checkpoint(p)
+    if why: raise CheckpointError(f"{p} is damaged ({why}): {fix}")
+    try: s = load_checkpoint(p, map_location=device)
+    except Exception as e:
+        raise CheckpointError(f"{p} is not a readable checkpoint ({type(e).__name__}: {str(e)[:120]}): {fix}") from None
+    if not (isinstance(s, dict) and isinstance(s.get('model'), dict) and isinstance(s.get('config'), dict)):
+        raise CheckpointError(f"{p} loads, but is not a checkpoint of nsa_nb (it holds no model weights and config): {fix}")
+    return s
+
 def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[TransformerLM, RunConfig, object]:
     "`(model, config, tokenizer)` from a checkpoint file or a run directory (its latest checkpoint), in eval mode."
     p = find_checkpoint(path)
     if p is None:
         raise FileNotFoundError(f"no checkpoint at {path}: give a checkpoints/step_XXXXXXX.pt file or a run directory")
-    s = load_checkpoint(p, map_location=device)
-    cfg = config_from_checkpoint(s['config'])
-    model = TransformerLM(cfg.model, cfg.nsa).to(device)
-    model.load_state_dict(s['model']); model.eval()
+    s = _read_model_checkpoint(p, device)
+    try:
+        cfg = config_from_checkpoint(s['config'])
+        model = TransformerLM(cfg.model, cfg.nsa).to(device)
+        model.load_state_dict(s['model'])
+    except (ConfigError, RuntimeError, KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(f"{p} holds weights and a config that do not make a model of this package "
+                              f"({type(e).__name__}: {str(e)[:120]}); give a checkpoint written by nsa_nb_train") from None
+    model.eval()
     return model, cfg, get_tokenizer(cfg.data.tokenizer)
 
 def export_weights(src, dst, dtype:torch.dtype=torch.bfloat16) -> Path:
@@ -147,7 +229,7 @@ def export_weights(src, dst, dtype:torch.dtype=torch.bfloat16) -> Path:
     p = find_checkpoint(src)
     if p is None:
         raise FileNotFoundError(f"no checkpoint at {src}: give a checkpoints/step_XXXXXXX.pt file or a run directory")
-    s = load_checkpoint(p)
+    s = _read_model_checkpoint(p, 'cpu')
     weights = {k: v.to(dtype) if v.is_floating_point() else v for k, v in s['model'].items()}
     w = dict(model=weights, config=s['config'], source=str(p))
     atomic_write(dst, lambda f: torch.save(w, f))

@@ -4,14 +4,14 @@
 
 # %% ../nbs/10_cli.ipynb #10b185cf
 from __future__ import annotations
-import argparse, functools, inspect, os, sys, time
+import argparse, errno, functools, inspect, math, os, sys, time
 from pathlib import Path
 import torch
 from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError
-from .checkpoint import model_from_checkpoint, RunLocked
+from .checkpoint import model_from_checkpoint, RunLocked, DiskFull, CheckpointError
 
 # %% auto #0
 __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main', 'nsa_nb_generate']
@@ -45,16 +45,18 @@ def run_cli(func, argv:list[str]|None=None) -> int:
 def train_main(overrides:list=(),     # config overrides `section.field=value` after the file, e.g. data.dataset=passkey
                config:str=None,       # YAML file or shipped profile (m7c_125m, tiny, ...), or $CONFIG; neither: tiny
                resume:bool=False,     # continue train.out_dir's run exactly, from its newest readable checkpoint
-               preflight:bool=False,  # only check: print the resolved config and every problem found (exit 1 if any)
+               preflight:bool=False,  # only check (config, out_dir and its lock, disk, data sample): print every problem (exit 1 if any)
                allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
 ending with a generated sample. Under torchrun (RANK/WORLD_SIZE/LOCAL_RANK set) each process is one DDP rank.
 Exit codes: 0 done (or --resume of a finished run: nothing changed), 1 refused by preflight or data (also --resume
-with nothing to resume), 2 bad config, 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run
-(its pid and host are named), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint
-(continue with --resume; a second signal exits at once with the same code, saving nothing)."""
+with nothing to resume), 2 bad config or usage (a malformed YAML file or override, an unknown field, --resume with
+another model or train.batch_size), 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run (its
+pid and host are named), 5 the disk is full while writing a checkpoint (the previous one is kept: free space, then
+--resume), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint (continue with --resume; a
+second signal exits at once with the same code, saving nothing)."""
     config = config or os.environ.get('CONFIG') or None
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
@@ -70,6 +72,12 @@ with nothing to resume), 2 bad config, 3 stopped on a non-finite loss, 4 train.o
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 2
     except RunLocked as e:
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 4
+    except DiskFull as e:
+        print(f"nsa_nb_train: {e}", file=sys.stderr); return 5
+    except OSError as e:                                                    # a full disk outside a checkpoint write
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
+        print(f"nsa_nb_train: the disk is full: no space left writing {e.filename or cfg.train.out_dir}; free some "
+              f"space there and continue with --resume", file=sys.stderr); return 5
     if r['status'] == 'interrupted': return 128 + r['signal']
     return 3 if r['status'] == 'nonfinite' else 0
 
@@ -90,6 +98,13 @@ def _device(name:str) -> torch.device:
                          f"cuda:N-1")
     return dev
 
+def _check_sampling(max_new_tokens:int, temperature:float, top_k:int):
+    "`ValueError` with the fix for a sampling option out of range."
+    if max_new_tokens < 0: raise ValueError(f"--max-new-tokens {max_new_tokens}: must be >= 0")
+    if not (math.isfinite(temperature) and temperature >= 0):
+        raise ValueError(f"--temperature {temperature}: must be a finite number >= 0 (0: the likeliest token each time)")
+    if top_k < 0: raise ValueError(f"--top-k {top_k}: must be >= 0 (0: sample among all tokens)")
+
 def generate_main(ckpt:str,                 # checkpoint file, or a run directory (its checkpoints/latest)
                   prompt:str='',            # text to continue ('': start from an end-of-text token)
                   max_new_tokens:int=200,   # tokens to generate
@@ -101,11 +116,15 @@ def generate_main(ckpt:str,                 # checkpoint file, or a run director
                  ) -> int:
     """Continue a prompt with a trained model, sampled at --temperature from the --top-k likeliest tokens (--greedy).
 By default: temperature 0.8, top-k 50; --greedy (or --temperature 0) takes the likeliest token each time.
-Exit codes: 0 done, 1 no checkpoint or tokenizer, 2 bad option."""
-    try: dev = _device(device)
+Exit codes: 0 done, 1 no checkpoint there or no tokenizer, 2 bad option, or a file that is not a readable checkpoint."""
+    try:
+        _check_sampling(max_new_tokens, temperature, top_k)
+        dev = _device(device)
     except ValueError as e:
         print(f"nsa_nb_generate: {e}", file=sys.stderr); return 2
     try: model, cfg, tok = model_from_checkpoint(ckpt, dev)
+    except CheckpointError as e:
+        print(f"nsa_nb_generate: {e}", file=sys.stderr); return 2
     except (FileNotFoundError, DataUnavailable) as e:
         print(f"nsa_nb_generate: {e}", file=sys.stderr); return 1
     ids = [int(t) for t in tok.encode(prompt)] or [tok.eot]

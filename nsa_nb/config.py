@@ -289,22 +289,24 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str):
     if isinstance(cur, bool) and not isinstance(value, bool):
         raise ConfigError([f"{src}: {section}.{key}={value!r} must be true or false"])
     if isinstance(cur, (int, float)) and not isinstance(cur, bool):
+        raw = value
         try: value = type(cur)(value) if not isinstance(value, bool) and float(value) == type(cur)(value) else None
         except (TypeError, ValueError): value = None  # YAML reads '3e-4' as a string: float() accepts it
         if value is None:
             kind = 'an integer' if isinstance(cur, int) else 'a number'
-            raise ConfigError([f"{src}: {section}.{key} must be {kind}"])
+            raise ConfigError([f"{src}: {section}.{key} must be {kind}, not {raw!r}"])
     if isinstance(cur, str) and not isinstance(value, str): value = str(value)
     setattr(sec, key, value)
 
 # %% ../nbs/00_config.ipynb #fc0f7955
 def parse_override(s:str) -> tuple[str, str, object]:
-    "Split `'train.lr=3e-4'` into `('train', 'lr', 0.0003)`; the value is parsed as YAML."
+    "Split `'train.lr=3e-4'` into `('train', 'lr', 0.0003)`; the value is parsed as YAML (kept as text if it is not YAML)."
     if '=' not in s or '.' not in s.split('=', 1)[0]:
         raise ConfigError([f"override {s!r}: write it as section.field=value, e.g. train.steps=200"])
     key, raw = s.split('=', 1)
     section, name = key.strip().split('.', 1)
-    value = yaml.safe_load(raw) if raw.strip() else ''
+    try: value = yaml.safe_load(raw) if raw.strip() else ''
+    except yaml.YAMLError: value = raw                   # e.g. 'train.sample_prompt=[1,': text; a number field says so
     return section, name, value
 
 # %% ../nbs/00_config.ipynb #63432991
@@ -345,6 +347,10 @@ def config_path(name_or_path) -> Path:
     if p.is_file(): return p
     shipped = config_dir() / f'{p.stem}.yaml'
     if p.suffix in ('', '.yaml') and p.parent.name in ('', 'configs') and shipped.is_file(): return shipped
+    if p.is_dir():
+        inside = sorted(f.name for f in p.glob('*.yaml'))
+        raise ConfigError([f"config {str(name_or_path)!r} is a directory, not a YAML file: give a file"
+                           + (f" in it ({', '.join(inside[:5])})" if inside else '') + ", or a shipped profile name"])
     raise FileNotFoundError(f"config {str(name_or_path)!r} not found (cwd: {os.getcwd()}): give a YAML file, "
                             f"or the name of a shipped profile: {', '.join(config_names())}")
 
@@ -356,7 +362,16 @@ def load_config(path:str|Path|None=None,   # YAML file or shipped profile name (
     "Build a `RunConfig` from defaults, then a YAML file (or shipped profile), then overrides; validate the result."
     if path is None: return config_from_dict({}, overrides, validate=validate)
     path = config_path(path)
-    raw = yaml.safe_load(path.read_text()) or {}
+    try: raw = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, 'problem_mark', None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        what, ctx = getattr(e, 'problem', None) or str(e), getattr(e, 'context_mark', None)
+        if getattr(e, 'context', None): what += f", {e.context}" + (f" that starts at line {ctx.line + 1}" if ctx else '')
+        raise ConfigError([f"{where}: not valid YAML ({what}); fix that line (sections of 'field: value' lines)"]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError([f"{path} cannot be read as a YAML text file ({type(e).__name__}: {e}); give a readable "
+                           f"YAML file"]) from None
     if not isinstance(raw, dict):
         raise ConfigError([f"{path}: the top level must be a mapping of sections {list(_SECTIONS)}"])
     return config_from_dict(raw, overrides, str(path), validate)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_data.ipynb #b6ad24af
 from __future__ import annotations
-import json, os, socket, sys, sysconfig, hashlib, threading
+import json, os, re, socket, sys, sysconfig, hashlib, threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -14,10 +14,10 @@ import torch
 from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 
 # %% auto #0
-__all__ = ['LOCAL_SUFFIXES', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
-           'stdlib_documents', 'local_files', 'local_documents', 'fineweb_open', 'hf_stream_opener', 'pack_documents',
-           'TokenChunks', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size', 'check_holds_a_batch', 'RankBatches',
-           'Data', 'text_splits', 'build_data']
+__all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
+           'stdlib_documents', 'local_files', 'local_documents', 'not_text_bytes', 'local_check', 'fineweb_open',
+           'hf_stream_opener', 'pack_documents', 'TokenChunks', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size',
+           'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -136,9 +136,13 @@ def _read_file(f:Path, text_field:str):
         with open(f, encoding='utf-8', errors='replace') as fh:
             for n, line in enumerate(fh, 1):
                 if not line.strip(): continue
-                rec = json.loads(line)
-                if text_field not in rec:
-                    raise DataUnavailable(f"{f}:{n}: no field {text_field!r} (fields: {list(rec)}); "
+                try: rec = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise DataUnavailable(f"{f}:{n}: not valid JSON ({e.msg}, column {e.colno}); fix or remove that "
+                                          f"line") from None
+                if not isinstance(rec, dict) or text_field not in rec:
+                    raise DataUnavailable(f"{f}:{n}: no field {text_field!r} (fields: "
+                                          f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); "
                                           f"set data.text_field")
                 yield rec[text_field]
         return
@@ -159,6 +163,60 @@ def local_documents(path:str, text_field:str='text', max_docs:int=0) -> list[str
             out.append(d)
             if max_docs and len(out) >= max_docs: return out
     return out
+
+# %% ../nbs/08_data.ipynb #0a72337c
+TEXT_BAD_MAX = 0.01   # share of a file's sampled bytes that may be invalid UTF-8 or NUL; more is refused
+_NOT_TEXT = re.compile('[\udc80-\udcff\x00]')   # what surrogateescape makes of invalid bytes, and NUL
+
+def not_text_bytes(b:bytes) -> int:
+    "Bytes of `b` that are not UTF-8 text: each byte of an invalid sequence, and each NUL."
+    return len(_NOT_TEXT.findall(b.decode('utf-8', errors='surrogateescape')))
+
+# %% ../nbs/08_data.ipynb #135f8fec
+def _check_sample(f:Path, b:bytes, text_field:str) -> tuple[list[str], list[str], int]:
+    "Problems, warnings and documents of the sampled bytes `b` of local file `f`."
+    p, w, bad = [], [], not_text_bytes(b)
+    if bad > TEXT_BAD_MAX * len(b):
+        p.append(f"data.path: {f} is not UTF-8 text: {bad:,} of its first {len(b):,} bytes ({bad / len(b):.1%}) are "
+                 f"invalid UTF-8 or NUL (a binary file, or another encoding such as latin-1); convert it to UTF-8 "
+                 f"(iconv -f latin1 -t utf-8) or leave it out of data.path")
+    elif bad:
+        w.append(f"data.path: {f} has {bad:,} byte(s) that are not UTF-8 text in its first {len(b):,}; each becomes "
+                 f"U+FFFD in training (convert the file to UTF-8 to keep them)")
+    if f.suffix == '.txt': return p, w, 1
+    docs = 0
+    for n, line in enumerate(b.splitlines(), 1):
+        if not line.strip(): continue
+        try: rec = json.loads(line.decode('utf-8', errors='replace'))
+        except json.JSONDecodeError as e:
+            p.append(f"{f}:{n}: not valid JSON ({e.msg}, column {e.colno}); fix or remove that line"); break
+        if not isinstance(rec, dict) or text_field not in rec:
+            p.append(f"{f}:{n}: no field {text_field!r} (fields: "
+                     f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); set data.text_field"); break
+        docs += 1
+    return p, w, docs
+
+def local_check(path:str, text_field:str='text', max_docs:int=0,
+                sample_bytes:int=1 << 20,   # bytes read from the start of each sampled file
+                max_files:int=32,           # files sampled (the rest are counted, not read)
+               ) -> tuple[list[str], list[str], int]:
+    "`(problems, warnings, n_docs)` of local data (see above); n_docs is a lower bound where a file is not read whole."
+    p, w, n = [], [], 0
+    try: files = local_files(path)
+    except DataUnavailable as e: return [str(e)], [], 0
+    for i, f in enumerate(files):
+        if f.suffix == '.parquet':
+            try:
+                import pyarrow.parquet as pq
+                n += pq.ParquetFile(f).metadata.num_rows
+            except Exception as e: p.append(f"data.path: {f} cannot be read as parquet ({type(e).__name__}: {e})")
+            continue
+        if i >= max_files: n += f.suffix == '.txt'; continue
+        with open(f, 'rb') as fh: b = fh.read(sample_bytes + 1)
+        if len(b) > sample_bytes: b = b[:b.rfind(b'\n', 0, sample_bytes) + 1] or b[:sample_bytes]   # whole lines only
+        fp, fw, docs = _check_sample(f, b, text_field)
+        p, w, n = p + fp, w + fw, n + docs
+    return p, w, (min(n, max_docs) if max_docs else n)
 
 # %% ../nbs/08_data.ipynb #2a771a75
 def _fineweb_help(dc:DataConfig) -> str:
@@ -330,10 +388,11 @@ def state_dict(self:RankBatches) -> dict:
 
 @patch
 def load_state_dict(self:RankBatches, d:dict):
-    if (d['batch_size'], d['accum']) != (self.B, self.accum):
+    # a step's samples depend on the global batch alone, not on its split over ranks and micro-steps
+    if d['batch_size'] != self.B or (d['micro'] and d['accum'] != self.accum):
         raise ValueError(f"the data position was saved with train.batch_size={d['batch_size']}, "
-                         f"accumulate_grad_batches={d['accum']}; "
-                         f"resume with the same values (now {self.B}, {self.accum})")
+                         f"accumulate_grad_batches={d['accum']} (micro-step {d['micro']}); "
+                         f"resume with train.batch_size={d['batch_size']} (now {self.B})")
     self.epoch, self.step, self.micro = d['epoch'], d['step'], d['micro']
     if self.stream: self.source.load_state_dict(d['stream'])
 
@@ -347,6 +406,13 @@ class Data:
     info: dict = field(default_factory=dict)
 
 # %% ../nbs/08_data.ipynb #c7d7162f
+def too_few_docs(dc:DataConfig, n:int) -> str:
+    "Why `n` (< 2) documents cannot make a validation split, and the fix."
+    src = f"data.path={dc.path}" if dc.dataset == 'local' else f"data.dataset={dc.dataset}"
+    return (f"{src} gives {n} document(s){f' (data.max_docs={dc.max_docs})' if dc.max_docs else ''}, but validation "
+            f"holds out whole documents and needs at least 2 (a .txt file is one document, a .jsonl line one): add "
+            f"documents, or set train.eval_every=0 to train without validation")
+
 def _split_docs(docs:list[str], frac:float, seed:int):
     order = np.random.default_rng(seed).permutation(len(docs))
     n_val = 0 if frac <= 0 or len(docs) < 2 else max(1, round(frac * len(docs)))
@@ -358,6 +424,7 @@ def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks,
     dc, L = cfg.data, seq_len or cfg.train.seq_len
     if dc.dataset == 'stdlib': docs = stdlib_documents(dc.max_docs)
     else: docs = local_documents(dc.path, dc.text_field, dc.max_docs)
+    if cfg.train.eval_every and dc.val_fraction > 0 and len(docs) < 2: raise DataUnavailable(too_few_docs(dc, len(docs)))
     tr_docs, va_docs = _split_docs(docs, dc.val_fraction, cfg.train.seed)
     tr, va = [TokenChunks(pack_documents(tok.encode_batch(d), tok.eot), L) for d in (tr_docs, va_docs)]
     return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),

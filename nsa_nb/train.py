@@ -16,11 +16,12 @@ from fastcore.basics import patch
 import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, tiny_nsa, task_class
 from .model import TransformerLM
-from .data import Data, build_data, get_tokenizer, micro_batch_size, local_files, fineweb_open, DataUnavailable
+from .data import (Data, build_data, get_tokenizer, micro_batch_size, local_files, fineweb_open, DataUnavailable,
+                         local_check, too_few_docs)
 from .attention import NSAttention, BranchGate, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
-                               resumable_checkpoint, RunLock, RunLocked)
+                               resumable_checkpoint, RunLock, RunLocked, lock_holder, checkpoint_record, DiskFull)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
@@ -103,9 +104,10 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
     dc, p, w = cfg.data, [], []
     try: tok = get_tokenizer(dc.tokenizer)
     except DataUnavailable as e: p.append(str(e)); tok = None
+    n_docs = None                                          # documents, where they can be counted cheaply
     if dc.dataset == 'local' and dc.path:
-        try: local_files(dc.path)
-        except DataUnavailable as e: p.append(str(e))
+        lp, lw, n_docs = local_check(dc.path, dc.text_field, dc.max_docs); p += lp; w += lw
+    if dc.dataset == 'stdlib' and dc.max_docs: n_docs = dc.max_docs
     if dc.dataset == 'fineweb_edu':
         try: fineweb_open(dc)
         except DataUnavailable as e: p.append(str(e))
@@ -114,6 +116,7 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
     if dc.dataset in ('stdlib', 'local') and cfg.train.eval_every and dc.val_fraction == 0:
         p.append(f"train.eval_every={cfg.train.eval_every} but data.val_fraction=0: nothing to validate on; "
                  f"set data.val_fraction=0.01 or train.eval_every=0")
+    elif n_docs is not None and n_docs < 2 and cfg.train.eval_every and not p: p.append(too_few_docs(dc, n_docs))
     return p, w
 
 # %% ../nbs/09_train.ipynb #a831134f
@@ -141,7 +144,9 @@ def _disk_problems(cfg:RunConfig) -> list[str]:
             f"model take about {need / GiB:.2f} GiB; free some space or choose a folder on a larger disk"]
 
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
-              check_data:bool=True) -> tuple[list[str], list[str]]:
+              check_data:bool=True,
+              check_lock:bool=True,   # report a live holder of out_dir's run lock (off for the run that holds it)
+             ) -> tuple[list[str], list[str]]:
     "`(problems, warnings)` of running `cfg` on `device` with `world_size` ranks; each names the field and the fix."
     problems, warns = list(cfg.check()), []
     tc = cfg.train
@@ -190,6 +195,10 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
                         f"or a run directory that holds one")
     out = Path(tc.out_dir)
     problems += _out_dir_problems(out) or _disk_problems(cfg)
+    holder = lock_holder(out) if check_lock else None
+    if holder:
+        problems.append(f"train.out_dir={tc.out_dir} is in use by another run ({holder}); wait for it to finish, stop "
+                        f"it, or set train.out_dir to another folder")
     if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
         n = torch.cuda.device_count()
         problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
@@ -257,7 +266,9 @@ class Trainer:
 @patch
 def check(self:Trainer):
     "Run the preflight; print the resolved config, warnings and problems; raise `PreflightError` listing every problem."
-    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume)
+    holds = self.lock is not None and self.lock.fd is not None              # the run's own lock: not a problem
+    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume,
+                                check_lock=self.env.main and not holds)
     tc, mbs = self.tc, None
     try: mbs = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
     except ValueError: pass
@@ -364,7 +375,7 @@ def start(self:Trainer):
         self.best_val = float('inf')
         if env.main:
             if self.tc.overwrite:
-                old = list((self.out / 'checkpoints').glob('step_*.pt')) + [self.out / 'checkpoints' / 'latest']
+                old = list((self.out / 'checkpoints').glob('step_*.pt*')) + [self.out / 'checkpoints' / 'latest']
                 for p in old: p.unlink(missing_ok=True)
             for p in self.out.glob('*.csv'): p.unlink()
     if env.main:
@@ -382,15 +393,22 @@ def start(self:Trainer):
 # %% ../nbs/09_train.ipynb #28acef78
 @patch
 def find_resume(self:Trainer):
-    "`--resume`: the newest checkpoint that loads (`resumable_checkpoint`); each newer one that does not is named."
+    "`--resume`: the newest checkpoint that verifies and loads (`resumable_checkpoint`); each newer one is named."
     if not self.resume: return self
     self.ck, self.ck_state, bad = resumable_checkpoint(self.out)
     for p, why in bad:
-        if self.env.main: print(f"warning: --resume skipped {p}: it does not load ({why}); the file is left as it is",
+        if self.env.main: print(f"warning: --resume skipped {p} ({why}); the file is left as it is",
                                 file=sys.stderr, flush=True)
     if self.ck is None:
-        raise ConfigError([f"--resume: none of the {len(bad)} checkpoint(s) in {self.out / 'checkpoints'} loads; start "
-                           f"a new train.out_dir (or train.overwrite=true there)"], 'resume')
+        raise ConfigError([f"--resume: none of the {len(bad)} checkpoint(s) in {self.out / 'checkpoints'} verifies "
+                           f"and loads; start a new train.out_dir (or train.overwrite=true there)"], 'resume')
+    was = self.ck_state.get('config', {}).get('train', {}).get('batch_size', self.tc.batch_size)
+    if was != self.tc.batch_size:
+        raise ConfigError([f"--resume: train.batch_size={self.tc.batch_size}, but {self.ck} was trained with "
+                           f"train.batch_size={was}: its data position and learning-rate schedule count steps of {was} "
+                           f"samples, so the run would not continue where it stopped; resume with "
+                           f"train.batch_size={was} (its split over GPUs and train.accumulate_grad_batches may change), "
+                           f"or start a new train.out_dir with train.init_from={self.ck}"], 'resume')
     return self
 
 # %% ../nbs/09_train.ipynb #4bb0f07e
@@ -676,12 +694,15 @@ def result(self:Trainer) -> dict:
 def stop_nonfinite(self:Trainer, loss:float, gn:float) -> dict:
     self.status = 'nonfinite'
     what = f"loss {loss}" if not math.isfinite(loss) else f"gradient norm {gn}"
-    last = f"{self.last_ckpt} (step {int(self.last_ckpt.stem.split('_')[1])})" if self.last_ckpt else ''
-    if self.last_ckpt: keep = f"the last good checkpoint is {last}"
-    else: keep = "there is no checkpoint of this run yet"
-    msg = (f"stopped: {what} at step {self.step + 1}; nothing was saved after it and the weights were not updated; "
-           f"{keep}. Resume from it with --resume (lower train.lr or raise train.warmup_steps first), or inspect the "
-           f"data of that step.")
+    if self.last_ckpt:
+        last = f"{self.last_ckpt} (step {int(self.last_ckpt.stem.split('_')[1])})"
+        then = (f"the last good checkpoint is {last}. Resume from it with --resume (lower train.lr or raise "
+                f"train.warmup_steps first), or inspect the data of that step.")
+    else:
+        then = ("there is no checkpoint of this run yet, so there is nothing to resume. Run it again with a lower "
+                "train.lr or more train.warmup_steps (and train.save_every=N to keep checkpoints to go back to), or "
+                "inspect the data of that step.")
+    msg = f"stopped: {what} at step {self.step + 1}; nothing was saved after it and the weights were not updated; {then}"
     self.write_metrics(message=msg)
     self.runlog.csv('training.csv', dict(step=self.step + 1, loss=loss, grad_norm=gn))
     if self.env.main: print(msg, file=sys.stderr)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The multi-GPU check of notebook 14: configs/ddp_check.yaml on 1 GPU and on N GPUs at the same global batch,
-# the 1-GPU run with another seed (the run-to-run noise), then the N-GPU run once more, stopped (SIGTERM) after its step-75 checkpoint and continued with --resume.
+# the 1-GPU run with another seed (the run-to-run noise), then the N-GPU run once more, sent SIGTERM once its step-75 checkpoint
+# exists: it finishes the step it is in and checkpoints there (step 75 or a few steps later, the step 'latest' names), and
+# --resume continues from that checkpoint, not from step 75.
 # Five runs of 150 steps of a 23M-parameter model: about 5 minutes on a node of 2 GPUs.
 # Usage: bash scripts/ddp_check.sh OUT [N]      (writes OUT/{gpu1,gpuN,resumed}/ and OUT/ddp.json)
 # EXTRA="key=value ..." adds overrides to every run (e.g. a tiny model and train.device=cpu to try the script on a CPU).
@@ -15,7 +17,7 @@ if [ "$N" -ge 2 ] && [ -z "${EXTRA:-}" ]; then one 0 gpu1 & one 1 gpu1_seed2 tra
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/gpu$N" > "$OUT/gpu$N.log" 2>&1; echo "gpu$N rc=$?"
 "${TR[@]}" "${C[@]}" train.out_dir="$OUT/resumed" > "$OUT/resumed_part1.log" 2>&1 & pid=$!
 while [ ! -f "$OUT/resumed/checkpoints/step_0000075.pt" ] && kill -0 $pid 2>/dev/null; do sleep 0.5; done
-kill -TERM $pid 2>/dev/null; wait $pid; echo "stopped after the step-75 checkpoint: rc=$? (latest: $(cat "$OUT/resumed/checkpoints/latest" 2>/dev/null))"
+kill -TERM $pid 2>/dev/null; wait $pid; echo "stopped by SIGTERM after step 75: rc=$? (torchrun's code; it resumes from latest: $(cat "$OUT/resumed/checkpoints/latest" 2>/dev/null))"
 "${TR[@]}" --config configs/ddp_check.yaml ${EXTRA:-} train.out_dir="$OUT/resumed" --resume > "$OUT/resumed_part2.log" 2>&1; echo "resumed rc=$?"
 python3 - "$OUT" "$N" <<'PY'
 import json, sys
