@@ -149,8 +149,12 @@ class NSAttention(nn.Module):
 @torch.no_grad()
 def _check_input(self:NSAttention, x):
     if not isinstance(x, torch.Tensor): raise TypeError(f"x must be a torch.Tensor, got {type(x).__name__}")
+    if not x.is_floating_point():
+        raise TypeError(f"x is {x.dtype}: NSAttention takes floating hidden states [B, T, dim] (e.g. an embedding's "
+                        "output); pass x.float(), or give token ids to TransformerLM instead")
     if x.dim() != 3 or x.shape[-1] != self.dim:
         raise ValueError(f"x must be [B, T, dim={self.dim}], got shape {tuple(x.shape)}")
+    if x.shape[0] < 1: raise ValueError(f"x has shape {tuple(x.shape)}: batch size 0; pass at least one sequence")
     if x.shape[1] < 1: raise ValueError("x has no tokens (T=0)")
     w = self.q_proj.weight
     if x.device != w.device: raise ValueError(f"x is on {x.device} but the module is on {w.device}: move one of them")

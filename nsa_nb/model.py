@@ -202,9 +202,26 @@ def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
     return self
 
 @patch
+def _check_idx(self:TransformerLM, idx):
+    "A `ValueError`/`TypeError` naming the fix for token ids that `forward` cannot take."
+    if not isinstance(idx, torch.Tensor): raise TypeError(f"idx must be a torch.Tensor of token ids, got {type(idx).__name__}")
+    if idx.dim() != 2: raise ValueError(f"idx must be [B, T] token ids, got shape {tuple(idx.shape)}")
+    if idx.shape[0] == 0 or idx.shape[1] == 0:
+        raise ValueError(f"idx has shape {tuple(idx.shape)}: pass at least one sequence of at least one token")
+    if idx.is_floating_point() or idx.is_complex() or idx.dtype == torch.bool:
+        raise TypeError(f"idx is {idx.dtype}: token ids must be integers, e.g. idx.long()")
+    # the range check reads the ids on the host: skipped where that would stall a GPU training step or break a graph
+    if torch.compiler.is_compiling() or (idx.device.type != 'cpu' and self.training): return
+    lo, hi = (int(v) for v in torch.aminmax(idx))
+    V = self.tok_emb.num_embeddings
+    if lo < 0 or hi >= V:
+        raise ValueError(f"token ids must be in [0, {V - 1}] (model.vocab_size={V}), got ids from {lo} to {hi}: encode "
+                         "with the model's tokenizer, or build the model with a larger model.vocab_size")
+
+@patch
 def hidden(self:TransformerLM, idx:torch.Tensor) -> torch.Tensor:
     "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads."
-    if idx.dim() != 2: raise ValueError(f"idx must be [B, T] token ids, got shape {tuple(idx.shape)}")
+    self._check_idx(idx)
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
     for blk in self.blocks:

@@ -228,8 +228,12 @@ class Task:
         "This rank's training and validation batches."
         return build_data(self.cfg, rank, world_size, tokenizer)
     def loss(self, logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
-        "The training loss of one micro-batch."
+        "The training loss of one micro-batch from its logits (a task overrides this)."
         return lm_loss(logits, y)
+    def train_loss(self, model, x:torch.Tensor, y:torch.Tensor, head:bool=True) -> torch.Tensor:
+        """The training loss of micro-batch `x` through `model` (compiled, or DDP-wrapped): with `head` (a model that
+        takes targets) the model's own loss head where `loss` is language modelling's, else `loss` of the logits."""
+        return model(x, y) if head and type(self).loss is Task.loss else self.loss(model(x), y)
     def eval_sums(self, logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor|None:
         "`[n_sums]` sums of one validation batch, on the device: added over batches and ranks, then `eval_metrics`."
         return None
@@ -338,6 +342,7 @@ def setup(self:Trainer):
     self.task = make_task(self.cfg)
     self.data = self.task.data(env.rank, env.world_size)
     self.nsa_layers = [m for m in self.core.modules() if isinstance(m, NSAttention)]
+    self.loss_head = isinstance(self.core, TransformerLM)                  # takes targets: its own loss head
     self.flops_tok = self.core.flops_per_token(tc.seq_len) if hasattr(self.core, 'flops_per_token') else None
     self.peak = peak_flops(dev, tc)
     self.runlog, self.watchdog = RunLog(self.out, env.rank, tc.tensorboard), Watchdog(self.out, env.rank, tc.watchdog_s)
@@ -424,8 +429,7 @@ def train_step(self:Trainer) -> tuple[float, float]:
         x, y = x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
-            with self.amp(): logits = self.fwd(x)
-            loss = self.task.loss(logits, y) / A
+            with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head) / A
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         total += loss.detach()
     if self.env.ddp: dist.all_reduce(total, op=dist.ReduceOp.AVG if self.device.type == 'cuda' else dist.ReduceOp.SUM)
@@ -451,9 +455,13 @@ def evaluate(self:Trainer) -> dict:
     acc = torch.zeros(2 + self.task.n_sums, device=self.device, dtype=torch.float64)
     for x, y in self.data.val:
         x, y = x.to(self.device), y.to(self.device)
-        with self.amp(): logits = self.core(x)
-        acc[0] += lm_loss(logits, y); acc[1] += 1
-        if self.task.n_sums: acc[2:] += self.task.eval_sums(logits, y)
+        if self.loss_head and not self.task.n_sums:                          # the loss alone: no whole logits
+            with self.amp(): acc[0] += self.core(x, y)
+        else:
+            with self.amp(): logits = self.core(x)
+            acc[0] += lm_loss(logits, y)
+            if self.task.n_sums: acc[2:] += self.task.eval_sums(logits, y)
+        acc[1] += 1
     if self.env.ddp: dist.all_reduce(acc)
     self.core.train()
     if acc[1] == 0: return {}
@@ -561,7 +569,7 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
         if self.lock and self.lock.fd is None: self.lock.acquire()
         self.find_resume()
         if self.ck_state is not None and self.ck_state['step'] >= self.tc.steps: return self.finished()
-        self.setup(); self.start()
+        self.setup(); self.start(); self.compile_check()
         return self.loop(stop_after)
     finally:
         if self.lock: self.lock.release()
@@ -708,6 +716,27 @@ def stop_nonfinite(self:Trainer, loss:float, gn:float) -> dict:
     if self.env.main: print(msg, file=sys.stderr)
     return {**self.result(), 'message': msg}
 
+# %% ../nbs/09_train.ipynb #c0a1b2c2
+@patch
+def compile_check(self:Trainer):
+    "`train.compile`: compile on one micro-batch of the run's shape now, or raise `PreflightError` saying what failed."
+    if not self.tc.compile: return self
+    tc, t0 = self.tc, time.time()
+    mb = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
+    gen = torch.Generator(self.device).manual_seed(0)
+    x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
+    try:
+        with self.amp(): loss = self.task.train_loss(self.fwd, x[:, :-1], x[:, 1:], self.loss_head)
+        loss.backward()
+    except Exception as e:
+        why = (str(e).strip().splitlines() or [''])[0][:300]
+        raise PreflightError([f"train.compile=true: torch.compile failed on this model ({type(e).__name__}: {why}); "
+                              "set train.compile=false to train without compiling (slower)"],
+                             "run (compiling the model failed; no step was taken)") from None
+    finally: self.opt.zero_grad(set_to_none=True)
+    self.log(f"compiled the model in {time.time() - t0:.0f} s (forward and backward of {mb} x {tc.seq_len} tokens)")
+    return self
+
 # %% ../nbs/09_train.ipynb #1030c01f
 def train(cfg:RunConfig|None=None,           # the run; None: the embedded default (the tiny CPU run)
           resume:bool=False,                 # continue from out_dir's latest checkpoint
@@ -733,8 +762,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
     def step():
-        with autocast_ctx(device, prec): logits = fwd(x[:, :-1])
-        lm_loss(logits, x[:, 1:]).backward(); opt.step(); opt.zero_grad(set_to_none=True)
+        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:])                 # the model's loss head
+        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
     return step, model, prec
 
 def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings

@@ -4,6 +4,7 @@
 
 # %% ../../nbs/13a_passkey.ipynb #32ad5e14
 from __future__ import annotations
+import math
 from dataclasses import dataclass
 import numpy as np
 import pandas as pd
@@ -41,19 +42,39 @@ class PasskeyChunks:
         assert all(len(d) == 1 for d in self.digit_ids), "every digit must be one token"
         self.filler = [e(s) for s in _FILLER]
         n = seq_len + 1
-        self.min_distance = digits + len(self.key_post) + len(self.question)
+        self.min_distance = digits + len(self.key_post) + len(self.question)   # the key's digits, its sentence, the question
         self.max_distance = n - digits - len(self.key_pre)
         self.random = distance == -1                                        # uniform in [low, max_distance] per chunk
         self.distance = self.max_distance if distance in (0, -1) else distance
-        if not self.min_distance <= self.distance <= self.max_distance:
-            raise ValueError(f"task.distance={distance}: with train.seq_len={seq_len} it must be in "
-                             f"[{self.min_distance}, {self.max_distance}] (0: the largest, -1: random); "
-                             f"raise train.seq_len or lower the distance")
-        if min_random > self.max_distance:
-            raise ValueError(f"task.min_distance={min_random}: with train.seq_len={seq_len} no key can be more than "
-                             f"{self.max_distance} tokens back; lower it or raise train.seq_len")
+        if (err := self._fit_error(distance, min_random)): raise ValueError(err)
         self.low = max(self.min_distance, min_random)                       # the shortest random distance
         self.answer_slice = slice(-digits, None)   # the answer's positions in y (and in the logits)
+
+    def _fit_error(self, distance:int, min_random:int) -> str|None:
+        "Why the key does not fit `seq_len`, in one sentence naming the field, its valid range and the fix (None: it fits)."
+        L, d, lo, hi, pre = self.seq_len, self.digits, self.min_distance, self.max_distance, len(self.key_pre)
+        fixed = lo - d + pre                                                # the sentences around the key, in tokens
+        need = lambda digits, D=None: D + digits + pre - 1 if D else 2 * digits + fixed - 1   # the shortest seq_len that fits
+        if d < 1: return f"task.digits={d}: a key needs at least one digit; set task.digits >= 1 (default 5)"
+        if distance < -1: return (f"task.distance={distance} is not a distance: set it >= 1 (tokens from the key to the answer), "
+                                  f"0 (as far as train.seq_len allows) or -1 (random per sample)")
+        if lo > hi and need(1) > L:
+            return (f"train.seq_len={L} is too short for a passkey sample: the key's sentence, the question and "
+                    f"task.digits={d} digits need train.seq_len >= {need(d)}; raise train.seq_len")
+        if lo > hi:
+            return (f"task.digits={d} is too many for train.seq_len={L}: it must be in [1, {(L + 1 - fixed) // 2}]; "
+                    f"lower task.digits, or raise train.seq_len to at least {need(d)}")
+        rng = f"[{lo}, {hi}] (or 0: the largest, -1: random)"
+        if self.distance < lo:
+            return (f"task.distance={distance} is too short: the key's sentence and the question take {lo} tokens, so with "
+                    f"train.seq_len={L} and task.digits={d} it must be in {rng}; raise task.distance to at least {lo}")
+        if self.distance > hi:
+            return (f"task.distance={distance} is too long for train.seq_len={L} (task.digits={d}): it must be in {rng}; "
+                    f"lower task.distance to at most {hi}, or raise train.seq_len to at least {need(d, distance)}")
+        if min_random > hi:
+            return (f"task.min_distance={min_random} is too long for train.seq_len={L}: no key can be more than {hi} tokens "
+                    f"back, so it must be in [0, {hi}]; lower task.min_distance, or raise train.seq_len to at least "
+                    f"{need(d, min_random)}")
 
     def _fill(self, rng, n:int) -> list[int]:
         out = []
@@ -96,15 +117,19 @@ class PasskeyConfig(TaskConfig):
     def check(self) -> list[str]:
         p = []
         if self.distance < -1:
-            p.append(f"task.distance={self.distance}: must be >= 1, 0 (as far as seq_len allows) or -1 (random)")
+            p.append(f"task.distance={self.distance} is not a distance: set it >= 1 (tokens from the key to the answer), "
+                     f"0 (as far as train.seq_len allows) or -1 (random per sample)")
         if self.min_distance < 0:
-            p.append(f"task.min_distance={self.min_distance}: must be >= 0 (0: the shortest possible)")
-        if self.min_distance and self.distance != -1:
-            p.append(f"task.min_distance={self.min_distance} applies to random distances only: set task.distance=-1, "
-                     f"or it to 0")
-        if self.digits < 1: p.append(f"task.digits={self.digits}: must be >= 1")
-        if self.loss not in ('all', 'answer'): p.append(f"task.loss={self.loss!r}: must be 'all' or 'answer'")
-        if self.answer_weight < 0: p.append(f"task.answer_weight={self.answer_weight}: must be >= 0")
+            p.append(f"task.min_distance={self.min_distance} is negative: set it >= 0 (0: the shortest distance that fits)")
+        elif self.min_distance and self.distance != -1:
+            p.append(f"task.min_distance={self.min_distance} applies to random distances only, but task.distance="
+                     f"{self.distance}: set task.distance=-1, or task.min_distance=0")
+        if self.digits < 1:
+            p.append(f"task.digits={self.digits}: a key needs at least one digit; set task.digits >= 1 (default 5)")
+        if self.loss not in ('all', 'answer'):
+            p.append(f"task.loss={self.loss!r} is not a loss: set it to 'all' (every token) or 'answer' (the answer digits)")
+        if not (math.isfinite(self.answer_weight) and self.answer_weight >= 0):
+            p.append(f"task.answer_weight={self.answer_weight}: must be a finite number >= 0 (0: no extra weight on the answer)")
         if self.answer_weight and self.loss == 'answer':
             p.append(f"task.answer_weight={self.answer_weight} with task.loss='answer': the loss is the answer alone "
                      f"already; use task.loss='all'")
@@ -113,8 +138,8 @@ class PasskeyConfig(TaskConfig):
     def check_run(self, cfg) -> list[str]:
         ds = cfg.data.dataset
         if ds in ('stdlib', 'local', 'passkey'): return []
-        return [f"task.name=passkey with data.dataset={ds!r}: the keys go into stdlib or local text, "
-                f"or use data.dataset=passkey (filler sentences)"]
+        return [f"task.name=passkey with data.dataset={ds!r}: that dataset has no text to hide keys in; use data.dataset="
+                f"stdlib or local (keys in that text) or data.dataset=passkey (filler sentences)"]
 
 # %% ../../nbs/13a_passkey.ipynb #cd0e711d
 def answer_stats(logits:torch.Tensor,   # [b, digits, V] the answer's logits
@@ -171,9 +196,12 @@ def problems(self:PasskeyTask, tok) -> tuple[list[str], list[str]]:
     cfg, p, w = self.cfg, [], []
     try: pk = self.chunks(tok)
     except ValueError as e: return [str(e)], []
-    if cfg.model.attn == 'nsa' and pk.distance <= cfg.nsa.w:
-        w.append(f"task.distance={pk.distance} <= nsa.w={cfg.nsa.w}: the sliding window alone can see the key; "
-                 f"raise it above {cfg.nsa.w} to test what selection and compression add")
+    win, hi = cfg.nsa.w, pk.max_distance
+    if cfg.model.attn == 'nsa' and pk.distance <= win:
+        fix = (f"raise task.distance above {win} (at most {hi})" if hi > win else
+               f"raise train.seq_len to at least {cfg.train.seq_len + win + 1 - hi} and task.distance above {win}")
+        w.append(f"task.distance={cfg.task.distance} puts the key at most {pk.distance} tokens back, within nsa.w={win}: "
+                 f"the sliding window alone can see the key; {fix} to test what selection and compression add")
     return p, w
 
 # %% ../../nbs/13a_passkey.ipynb #64e2bd04
