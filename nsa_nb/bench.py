@@ -156,29 +156,38 @@ def plot_kernels(rows:list[dict], path=None):
     return fig
 
 # %% ../nbs/12_bench.ipynb #f10be0fa
-def bench_train(lengths=(2048, 8192, 32768), attns=('dense', 'nsa'), tokens:int=32768, steps:int=5,
-                log=print) -> list[dict]:
-    "Training tokens/s and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn)."
+def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
+                steps:int=5, log=print) -> list[dict]:
+    "Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn, compiled)."
     from nsa_nb.train import train_throughput
-    rows = []
+    from nsa_nb.telemetry import peak_flops
+    rows, peak = [], peak_flops(torch.device('cuda'))
     for T in lengths:
         for attn in attns:
-            cfg = named_config('m7c_125m', [f'model.attn={attn}'])
-            try: r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps)
-            except Exception as e: r = dict(attn=attn, seq_len=T, error=f"{type(e).__name__}: {str(e)[:160]}")
-            torch.cuda.empty_cache(); rows.append(r); log(json.dumps(r))
+            for c in compiles:
+                cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}'])
+                torch._dynamo.reset()                                                 # each row compiles afresh
+                try:
+                    r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
+                    r['mfu'] = r['flops_per_token'] * r['tokens_per_s'] / peak if peak else None
+                except Exception as e:
+                    r = dict(attn=attn, seq_len=T, compiled=c, error=f"{type(e).__name__}: {str(e)[:160]}")
+                torch.cuda.empty_cache(); rows.append(r); log(json.dumps(r))
     return rows
 
 def train_table(rows:list[dict]) -> str:
-    "Markdown table: tokens/s and peak GiB per length, NSA over dense."
-    by = {(r['seq_len'], r['attn']): r for r in rows}
-    lines = ['| seq_len | dense tok/s | nsa tok/s | nsa/dense | dense GiB | nsa GiB |', '|---|---|---|---|---|---|']
-    f = lambda r, k, p: format(r[k], p) if k in r else r.get('error', '-')[:30]
+    "Markdown table: tokens/s per length, eager and compiled, NSA compiled over dense compiled, MFU and peak GiB."
+    by = {(r['seq_len'], r['attn'], r.get('compiled', False)): r for r in rows}
+    lines = ['| seq_len | dense eager | dense compiled | NSA eager | NSA compiled | NSA / dense (compiled) | MFU dense, NSA '
+             '(compiled) | peak GiB dense, NSA (compiled) |', '|---|---|---|---|---|---|---|---|']
+    def f(r, k, p): return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24]
     for T in sorted({r['seq_len'] for r in rows}):
-        d, n = by.get((T, 'dense'), {}), by.get((T, 'nsa'), {})
-        ratio = f"{n['tokens_per_s'] / d['tokens_per_s']:.2f}" if 'tokens_per_s' in n and 'tokens_per_s' in d else '-'
-        lines.append(f"| {T} | {f(d, 'tokens_per_s', ',.0f')} | {f(n, 'tokens_per_s', ',.0f')} | {ratio} | "
-                     f"{f(d, 'peak_mem_gib', '.1f')} | {f(n, 'peak_mem_gib', '.1f')} |")
+        de, dc, ne, nc = (by.get((T, a, c), {}) for a in ('dense', 'nsa') for c in (False, True))
+        ratio = f"{nc['tokens_per_s'] / dc['tokens_per_s']:.2f}" if 'tokens_per_s' in nc and 'tokens_per_s' in dc else '-'
+        lines.append(f"| {T} | {f(de, 'tokens_per_s', ',.0f')} | {f(dc, 'tokens_per_s', ',.0f')} | "
+                     f"{f(ne, 'tokens_per_s', ',.0f')} | {f(nc, 'tokens_per_s', ',.0f')} | {ratio} | "
+                     f"{f(dc, 'mfu', '.0%')}, {f(nc, 'mfu', '.0%')} | {f(dc, 'peak_mem_gib', '.1f')}, "
+                     f"{f(nc, 'peak_mem_gib', '.1f')} |")
     return '\n'.join(lines)
 
 # %% ../nbs/12_bench.ipynb #438adc49
@@ -370,9 +379,9 @@ def summary_rows(root=None) -> list[dict]:
     ms = {(r['shape'], r['T'], r['impl'], r['mode']): r.get('ms') for r in kern}
     out = [dict(what='attention forward+backward, paper shape', T=T, dense=ms['paper', T, 'sdpa', 'fwdbwd'],
                 nsa=ms['paper', T, 'nsa', 'fwdbwd'], unit='ms') for T in (8192, 16384, 65536)]
-    tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr}
-    out += [dict(what='training the 125M model', T=T, dense=tps[T, 'dense'], nsa=tps[T, 'nsa'], unit='tokens/s')
-            for T in (2048, 8192, 32768)]
+    tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr if r.get('compiled', True)}   # compiled rows
+    out += [dict(what='training the 125M model, both compiled', T=T, dense=tps[T, 'dense'], nsa=tps[T, 'nsa'],
+                 unit='tokens/s') for T in (2048, 8192, 32768)]
     step = {(r['B'], r['attn']): r.get('ms') for r in dec if (r['part'], r['mode'], r['T']) == ('model', 'graph',
             65536)}
     out += [dict(what=f'decode one token, 125M model, batch {B}', T=65536, dense=step[B, 'dense'], nsa=step[B, 'nsa'],
@@ -382,7 +391,7 @@ def summary_rows(root=None) -> list[dict]:
 
 # %% ../nbs/12_bench.ipynb #51c08cfd
 BENCH_DEFAULTS = dict(kernels=dict(lengths='4096,8192,16384,32768,65536', modes='fwd,fwdbwd'),   # where not given
-                      train=dict(lengths='2048,8192,32768'),
+                      train=dict(lengths='2048,8192,32768,65536'),
                       decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph'),
                       generate=dict(lengths='2048,16384'))
 BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph'))
@@ -438,7 +447,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     cmd = f"nsa_nb_bench {what} --out {out} --lengths {j(lens)}" + (f" --modes {j(mds)}" if mds else '')
     if what == 'train':
         rows = bench_train(lens)
-        save_result(o/'train.json', rows, cmd, 'Training tokens/s of the 125M model, dense against NSA')
+        save_result(o/'train.json', rows, cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled')
         return print(train_table(rows))
     if what == 'generate':
         rows = bench_generate(lens, bs)
