@@ -160,8 +160,7 @@ class LMHeadLoss(torch.autograd.Function):
     """Mean cross-entropy of `h @ w.T` against `y`, a chunk of rows at a time; the gradients are computed in the forward,
     chunk by chunk, so only one chunk's `[rows, vocab]` logits exist at once."""
     @staticmethod
-    def forward(ctx, h, w, y, chunk:int):      # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
-        grad = ctx.needs_input_grad[0] or ctx.needs_input_grad[1]
+    def forward(ctx, h, w, y, chunk:int, grad:bool):   # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
         wc = w.to(h.dtype)                                                   # one cast, not one per chunk
         n = (y != -100).sum().clamp_min(1)                                   # a tensor: no read-back
         loss = torch.zeros((), device=h.device, dtype=torch.float32)
@@ -174,16 +173,17 @@ class LMHeadLoss(torch.autograd.Function):
             if grad:                                                          # dloss/dz = (softmax - onehot) / n
                 p = (z - lse[:, None]).exp_()
                 p.scatter_add_(1, yc.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
-                p = (p * (keep[:, None] / n)).to(h.dtype)
-                dh[i:i + chunk] = p @ wc
+                p = (p * keep[:, None]).to(h.dtype)                           # / n after the products: no fp16 underflow
+                dh[i:i + chunk] = ((p @ wc).float() / n).to(h.dtype)
                 dw += (p.t() @ hc).float()
-        if grad: ctx.save_for_backward(dh, dw.to(w.dtype))
+        if grad: ctx.save_for_backward(dh, (dw / n).to(w.dtype))
         return loss / n
 
     @staticmethod
+    @torch.autograd.function.once_differentiable
     def backward(ctx, g):
         dh, dw = ctx.saved_tensors
-        return dh * g, dw * g, None, None
+        return dh * g, dw * g, None, None, None
 
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
                  w:torch.Tensor,      # [vocab, dim] the head's weight
@@ -191,8 +191,10 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
                  chunk:int|None=None  # rows per chunk; None: about 512 MiB of fp32 logits
                 ) -> torch.Tensor:
     "`F.cross_entropy(h @ w.T, y)` without the whole `[N, vocab]` logits (nor their gradient) in memory."
+    if y.shape != h.shape[:1]: raise ValueError(f"targets {tuple(y.shape)}: want one per row of h, [{h.shape[0]}]")
     chunk = chunk or max(256, 2**27 // w.shape[0] // 256 * 256)
-    return LMHeadLoss.apply(h, w, y, chunk)
+    grad = torch.is_grad_enabled() and (h.requires_grad or w.requires_grad)    # no gradient work under no_grad
+    return LMHeadLoss.apply(h, w, y, chunk, grad)
 
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
@@ -236,6 +238,7 @@ def forward(self:TransformerLM, idx:torch.Tensor, targets:torch.Tensor|None=None
     instead (`lm_head_loss`: the logits never whole)."""
     h = self.hidden(idx)
     if targets is None: return self.head(h)
+    if targets.shape != idx.shape: raise ValueError(f"targets {tuple(targets.shape)} must have idx's shape {tuple(idx.shape)}")
     return lm_head_loss(h.flatten(0, 1), self.head.weight, targets.flatten())
 
 # %% ../nbs/07_model.ipynb #1b454aef

@@ -17,8 +17,7 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
 
 # %% auto #0
 __all__ = ['INTERPRET', 'store_dq', 'online_softmax_step', 'BandedTuning', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
-           'banded_fwd_op', 'banded_bwd_op', 'banded_attention', 'compressed_attention_triton',
-           'sliding_attention_triton']
+           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -384,23 +383,23 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
 
 # %% ../../nbs/06a_kernel_banded.ipynb #c23442d3
 @torch.library.custom_op('nsa_nb::banded_fwd', mutates_args=())
-def banded_fwd_op(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, k_pos:list[int], w:int,
+def _banded_fwd_op(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, k_pos:list[int], w:int,
                   scale:float) -> tuple[torch.Tensor, torch.Tensor]:
     "`banded_fwd` as an operator (`w` 0: no window), opaque to `torch.compile`."
     return banded_fwd(q, k, v, tuple(k_pos), w or None, scale)
 
-@banded_fwd_op.register_fake
+@_banded_fwd_op.register_fake
 def _(q, k, v, k_pos, w, scale):
     B, T, HQ, _ = q.shape
     return q.new_empty(B, T, HQ, v.shape[-1]), q.new_empty(B, T, HQ, dtype=torch.float32)
 
 @torch.library.custom_op('nsa_nb::banded_bwd', mutates_args=())
-def banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, o:torch.Tensor, lse:torch.Tensor,
+def _banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, o:torch.Tensor, lse:torch.Tensor,
                   k_pos:list[int], w:int, scale:float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     "`banded_bwd` as an operator: `dq, dk, dv`, contiguous."
     return banded_bwd(q, k, v, o, lse, do, tuple(k_pos), w or None, scale)
 
-@banded_bwd_op.register_fake
+@_banded_bwd_op.register_fake
 def _(do, q, k, v, *_): return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
 def _banded_setup(ctx, inputs, output):

@@ -352,7 +352,8 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
     blk = tl.program_id(0).to(tl.int64)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
-    p_lo, p_hi = tl.load(RED_START + blk), tl.load(RED_END + blk)                  # equal: written by its one segment
+    p_lo = tl.load(RED_START + blk).to(tl.int64)                                   # int64: slot * BS * BK
+    p_hi = tl.load(RED_END + blk).to(tl.int64)                                     # equal: written by its one segment
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
     for p in range(p_lo, p_hi):
         b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * BK + o_k[None, :])
@@ -371,7 +372,7 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
     kt = torch.int32 if max(NB, P) < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
     blk = torch.arange(B * H, device=dev, dtype=kt).view(B, 1, H, 1) * n_slc + idx.to(kt)   # flat (b, h, j)
-    blk = torch.where(idx >= 0, blk, NB)                                              # unused slots sort last
+    blk = torch.where((idx >= 0) & (idx < n_slc), blk, NB)                           # unused slots sort last
     key, order = blk.permute(0, 2, 1, 3).flatten().sort(stable=True)                # (b, h, t, slot) order: t ascending
     qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
     blocks = torch.arange(NB, device=dev, dtype=kt)
