@@ -160,8 +160,7 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                 steps:int=5, log=print) -> list[dict]:
     "Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn, compiled)."
     from nsa_nb.train import train_throughput
-    from nsa_nb.telemetry import peak_flops
-    rows, peak = [], peak_flops(torch.device('cuda'))
+    rows = []
     for T in lengths:
         for attn in attns:
             for c in compiles:
@@ -169,7 +168,6 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                 torch._dynamo.reset()                                                 # each row compiles afresh
                 try:
                     r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
-                    r['mfu'] = r['flops_per_token'] * r['tokens_per_s'] / peak if peak else None
                 except Exception as e:
                     r = dict(attn=attn, seq_len=T, compiled=c, error=f"{type(e).__name__}: {str(e)[:160]}")
                 torch.cuda.empty_cache(); rows.append(r); log(json.dumps(r))

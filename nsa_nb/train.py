@@ -16,12 +16,12 @@ from fastcore.basics import patch
 import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, tiny_nsa, task_class
 from .model import TransformerLM
-from .data import (Data, build_data, get_tokenizer, micro_batch_size, local_files, fineweb_open, DataUnavailable,
+from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_open, DataUnavailable,
                          local_check, too_few_docs)
 from .attention import NSAttention, BranchGate, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
-                               resumable_checkpoint, RunLock, RunLocked, lock_holder, checkpoint_record, DiskFull)
+                               resumable_checkpoint, RunLock, lock_holder)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
@@ -783,8 +783,10 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
     for _ in range(steps): step()
     sync(); dt = time.perf_counter() - t0
     peak = torch.cuda.max_memory_allocated(device) if device.type == 'cuda' else _rss_bytes()[1]
-    return dict(tokens_per_s=batch_size * seq_len * steps / dt, step_ms=dt / steps * 1e3, peak_mem_mib=peak / MiB,
+    tok_s, flops = batch_size * seq_len * steps / dt, model.flops_per_token(seq_len)
+    peak_fl = peak_flops(device, run_cfg.train)                                # dense bf16 FLOP/s; None on a CPU
+    return dict(tokens_per_s=tok_s, step_ms=dt / steps * 1e3, peak_mem_mib=peak / MiB,
                 peak_mem_gib=peak / GiB,
                 attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
                 device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
-                params=model.num_params(), flops_per_token=model.flops_per_token(seq_len))
+                params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None)

@@ -1,5 +1,6 @@
 """Per-kernel GPU time of one NSA attention forward+backward (NSAttention's Triton path, `nsa_attention_triton`), by kernel
 name, from torch.profiler over 3 steps after 3 warm-up steps, bf16, random inputs, one GPU; under a minute per shape.
+Then the same shape's causal SDPA forward+backward (torch's default backend: cuDNN on an H100), for comparison.
 Usage: python3 scripts/tuning/profile_kernels.py B,T,HQ,H,K,TAG [...]   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k"""
 import sys, math, torch, json
 from torch.profiler import profile, ProfilerActivity
@@ -30,6 +31,21 @@ def run(B, T, HQ, H, K, tag):
     tot = sum(v[0] for v in rows.values())
     print(f"== {tag} B={B} T={T} HQ={HQ} H={H} K={K}: {tot:.2f} ms of kernels per fwd+bwd", flush=True)
     for k_, (t, c) in sorted(rows.items(), key=lambda x: -x[1][0])[:18]: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")
+    sdpa(B, T, HQ, H, K)
+
+def sdpa(B, T, HQ, H, K):
+    "Mean ms of SDPA's causal forward+backward with GQA, CUDA events over 10 steps after 3."
+    q = torch.randn(B, HQ, T, K, device='cuda', dtype=torch.bfloat16, requires_grad=True)
+    k, v = (torch.randn(B, H, T, K, device='cuda', dtype=torch.bfloat16, requires_grad=True) for _ in range(2))
+    def step():
+        o = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        o.backward(torch.ones_like(o))
+    for _ in range(3): step()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize(); a.record()
+    for _ in range(10): step()
+    b.record(); torch.cuda.synchronize()
+    print(f"  sdpa (default backend) B={B} T={T} fwd+bwd {a.elapsed_time(b) / 10:.3f} ms", flush=True)
 for spec in sys.argv[1:]:
     B, T, HQ, H, K, tag = spec.split(',')
     run(int(B), int(T), int(HQ), int(H), int(K), tag)
