@@ -224,6 +224,7 @@ class DataConfig(_Section):
     text_field: str = 'text'    # record field holding the text in jsonl/parquet/hub data
     val_fraction: float = 0.01  # share of documents held out for validation
     max_docs: int = 0           # read at most this many documents (0: all)
+    split_seed: int = -1        # seed of the validation hold-out (-1: train.seed); fixed, runs of other seeds validate alike
     hf_path: str = 'HuggingFaceFW/fineweb-edu'  # fineweb_edu: the Hub dataset streamed
     hf_name: str = 'sample-10BT'                # fineweb_edu: its configuration
     hf_split: str = 'train'                     # fineweb_edu: its split
@@ -235,6 +236,7 @@ class DataConfig(_Section):
         if self.tokenizer not in ('bytes', 'gpt2'):
             p.append(f"data.tokenizer={self.tokenizer!r}: must be 'bytes' or 'gpt2'")
         if self.max_docs < 0: p.append(f"data.max_docs={self.max_docs}: must be >= 0 (0: all)")
+        if self.split_seed < -1: p.append(f"data.split_seed={self.split_seed}: must be >= 0, or -1 for train.seed")
         if not 0 <= self.val_fraction < 1: p.append(f"data.val_fraction={self.val_fraction}: must be in [0, 1)")
         if self.dataset == 'local' and not self.path:
             p.append("data.dataset='local' needs data.path=FILE_OR_DIR (.txt, .jsonl or .parquet)")

@@ -420,12 +420,12 @@ def _split_docs(docs:list[str], frac:float, seed:int):
 
 def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks, TokenChunks, dict]:
     "Training and validation chunks (`seq_len + 1` tokens; None: train.seq_len) of a stdlib/local run, and their sizes."
-    # documents shuffled once with train.seed, data.val_fraction of them held out, each split packed
+    # documents shuffled once with data.split_seed (-1: train.seed), data.val_fraction of them held out, each split packed
     dc, L = cfg.data, seq_len or cfg.train.seq_len
     if dc.dataset == 'stdlib': docs = stdlib_documents(dc.max_docs)
     else: docs = local_documents(dc.path, dc.text_field, dc.max_docs)
     if cfg.train.eval_every and dc.val_fraction > 0 and len(docs) < 2: raise DataUnavailable(too_few_docs(dc, len(docs)))
-    tr_docs, va_docs = _split_docs(docs, dc.val_fraction, cfg.train.seed)
+    tr_docs, va_docs = _split_docs(docs, dc.val_fraction, cfg.train.seed if dc.split_seed < 0 else dc.split_seed)
     tr, va = [TokenChunks(pack_documents(tok.encode_batch(d), tok.eot), L) for d in (tr_docs, va_docs)]
     return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),
                         val_tokens=len(va.stream), train_chunks=len(tr))

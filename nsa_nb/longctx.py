@@ -12,7 +12,8 @@ import yaml
 from .results import load_result, result_frame, results_dir
 
 # %% auto #0
-__all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'result_csv', 'curve_runs', 'summary_lines']
+__all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'val_at', 'same_time_rows', 'seed_margin',
+           'curves_frame', 'result_csv', 'curve_runs', 'summary_lines']
 
 # %% ../nbs/14_longctx.ipynb #d9f212e5
 def read_run(run_dir) -> dict:
@@ -72,6 +73,59 @@ def steady_tokens_per_s(r, skip:int=10) -> float:
     r = r if isinstance(r, dict) else read_run(r)
     tr = r['train'].dropna(subset=['tokens_per_s'])
     return float(tr[tr.step > skip].tokens_per_s.median() if (tr.step > skip).any() else tr.tokens_per_s.median())
+
+# %% ../nbs/14_longctx.ipynb #9bb0306f
+def val_at(r, x:float,          # tokens (by='tokens') or seconds of wall time (by='time')
+           by:str='tokens') -> float:
+    "Validation loss of run `r` (directory or read_run dict) interpolated at `x`; NaN outside its validations."
+    r = r if isinstance(r, dict) else read_run(r)
+    tok, sec = _val_x(r)
+    xs = tok if by == 'tokens' else sec
+    if not len(xs) or not xs.min() <= x <= xs.max(): return float('nan')
+    return float(np.interp(x, xs, r['val'].val_loss.to_numpy()))
+
+# %% ../nbs/14_longctx.ipynb #875d1880
+def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run directory or read_run dict}
+    "A row per run of a same-time comparison, and the token count and minutes that every run reached."
+    rs = {k: v if isinstance(v, dict) else read_run(v) for k, v in runs.items()}
+    tok_all = min(_val_x(r)[0].max() for r in rs.values())     # the furthest point every run validated at
+    sec_all = min(_val_x(r)[1].max() for r in rs.values())
+    rows = []
+    for k, r in rs.items():
+        tr, tc, met = r['train'].dropna(subset=['tokens']), r['config']['train'], r['metrics']
+        rows.append(dict(run=k, attn=r['config']['model']['attn'], seed=tc['seed'],
+                         params_M=round(met['params'] / 1e6, 1) if 'params' in met else None,
+                         steps=int(tr.step.max()), tokens_M=round(float(tr.tokens.max()) / 1e6, 1),
+                         minutes=round(float(tr.elapsed_s.max()) / 60, 2), tokens_per_s=round(steady_tokens_per_s(r)),
+                         peak_mem_GiB=round(float(tr.mem_peak_gib.max()), 1) if 'mem_peak_gib' in tr else None,
+                         final_val_loss=round(float(r['val'].val_loss.iloc[-1]), 4),
+                         val_loss_at_equal_tokens=round(val_at(r, tok_all), 4),
+                         val_loss_at_equal_time=round(val_at(r, sec_all, by='time'), 4)))
+    return rows, dict(equal_tokens_M=round(tok_all / 1e6, 2), equal_minutes=round(sec_all / 60, 2))
+
+def seed_margin(rows:list[dict], a:str='nsa', b:str='dense', key:str='final_val_loss') -> dict:
+    "Does model `a` end lower than `b` (rows' `attn`) by more than the seed spread? Means, gap (b - a), spread."
+    g = pd.DataFrame(rows).groupby('attn')[key]
+    lo, hi, mean = g.min(), g.max(), g.mean()
+    spread = float((hi - lo).max())                                    # largest seed-to-seed difference of a model
+    gap, worst = float(mean[b] - mean[a]), float(lo[b] - hi[a])          # worst: a's worst run against b's best
+    return dict(key=key, mean_a=round(float(mean[a]), 4), mean_b=round(float(mean[b]), 4), gap=round(gap, 4),
+                spread=round(spread, 4), worst_gap=round(worst, 4), a_wins=bool(worst > 0 and gap > spread))
+
+# %% ../nbs/14_longctx.ipynb #1b592de7
+def curves_frame(runs:dict) -> pd.DataFrame:   # {label: run directory or read_run dict}
+    "Curves of runs as one frame (run, split, step, tokens, elapsed_s, loss): training log steps and validations."
+    out = []
+    for k, r in runs.items():
+        r = r if isinstance(r, dict) else read_run(r)
+        tr, va = r['train'].dropna(subset=['tokens']), r['val']
+        out.append(pd.DataFrame(dict(run=k, split='train', step=tr.step, tokens=tr.tokens, elapsed_s=tr.elapsed_s,
+                                     loss=tr.loss)))
+        if len(va):
+            tok, sec = _val_x(r)
+            out.append(pd.DataFrame(dict(run=k, split='val', step=va.step, tokens=tok, elapsed_s=np.round(sec, 1),
+                                         loss=va.val_loss)))
+    return pd.concat(out, ignore_index=True)
 
 # %% ../nbs/14_longctx.ipynb #faf46b59
 def result_csv(name:str, i:int=0) -> pd.DataFrame:

@@ -1,0 +1,48 @@
+"""A same-wall-time comparison's result file from its run directories (scripts/longctx_proof.sh, stage lm).
+
+Writes PREFIX.json (nsa_nb.results format: a row per run from nsa_nb.longctx.same_time_rows, the seed margin of NSA
+against dense attention, the data) and PREFIX_curves.csv (curves_frame) beside it; notebook 14 renders both.
+Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --command "how the runs were made"
+"""
+import argparse, json
+from pathlib import Path
+from nsa_nb.longctx import curves_frame, read_run, same_time_rows, seed_margin
+from nsa_nb.results import save_result
+
+NAMES = {'nsa': 'NSA', 'dense': 'dense (SDPA)', 'window': 'window only'}
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('prefix', help='PREFIX.json and PREFIX_curves.csv are written')
+    ap.add_argument('runs', nargs='+', help='run directories (train.out_dir of each run)')
+    ap.add_argument('--command', default='', help='the command that made the runs')
+    a = ap.parse_args()
+    runs = {}
+    for d in a.runs:
+        r = read_run(d)
+        runs[f"{NAMES.get(r['config']['model']['attn'], r['config']['model']['attn'])}, seed {r['config']['train']['seed']}"] = r
+    rows, equal = same_time_rows(runs)
+    first = next(iter(runs.values()))
+    env = json.loads((Path(a.runs[0]) / 'env.json').read_text())
+    tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
+    data = dict(dataset=dc['dataset'], path=dc.get('path', ''), tokenizer=dc['tokenizer'], **env.get('data', {}))
+    status = {k: r['metrics'].get('status') for k, r in runs.items()}
+    prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'
+    curves_frame(runs).to_csv(prefix.parent / curves, index=False)
+    margin = {k: seed_margin(rows, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')} \
+        if {'nsa', 'dense'} <= {r['attn'] for r in rows} else {}
+    title = (f"NSA against dense attention for the same wall time: {mc['dim']}-dim {mc['n_layers']}-layer model, "
+             f"{dc['tokenizer']} vocabulary, seq_len {tc['seq_len']}, {tc.get('max_minutes')} minutes a run")
+    notes = (f"nsa_nb_train with model.attn=nsa and dense, train.compile={tc.get('compile')}, {tc['batch_size']} x "
+             f"{tc['seq_len']} tokens per step, {tc['precision']}, seeds {sorted({r['seed'] for r in rows})}, each run "
+             f"on its own GPU; data {dc['dataset']} ({data.get('train_tokens', 0) / 1e6:.1f}M training tokens, "
+             f"{data.get('val_docs')} documents held out with data.split_seed={dc.get('split_seed')}, the same for "
+             f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the loop, "
+             f"after the compile before step 1.")
+    p = save_result(prefix.with_suffix('.json'), rows, a.command, title, notes, files=[curves], data=data,
+                    status=status, margin=margin, **equal)
+    print(f"{p} and {prefix.parent / curves}:")
+    for r in rows: print('  ', r)
+    for k, m in margin.items(): print('  margin', m)
+
+if __name__ == '__main__': main()
