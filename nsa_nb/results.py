@@ -43,11 +43,13 @@ def save_result(path,                   # file to write (`.json` added if missin
                 title:str='',           # what was measured, one line
                 notes:str='',           # caveats a reader needs, one or two sentences
                 date:str|None=None,     # ISO date; today if None
+                measured_on:dict|None=None,  # {'device': ..., 'versions': {...}} of the runs curated; None: this process
                 **extra) -> Path:       # more keys (e.g. `files` naming CSVs beside it)
-    "Write a result file with the running device and versions filled in; atomic (temporary file, then rename)."
+    "Write a result file with the device and versions filled in; atomic (temporary file, then rename)."
     path = Path(path)
     if path.suffix != '.json': path = path.with_suffix('.json')
-    res = dict(title=title, device=device_name(), versions=versions(), command=command,
+    on = measured_on or dict(device=device_name(), versions=versions())
+    res = dict(title=title, device=on['device'], versions=on['versions'], command=command,
                date=date or datetime.date.today().isoformat(), notes=notes, rows=list(rows), **extra)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix='.tmp')

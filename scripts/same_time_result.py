@@ -2,7 +2,9 @@
 
 Writes PREFIX.json (nsa_nb.results format: a row per run from nsa_nb.longctx.same_time_rows, the seed margin of NSA
 against dense attention, the data) and PREFIX_curves.csv (curves_frame) beside it; notebook 14 renders both.
+The device and versions are the runs' own (their env.json), wherever this script runs.
 Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --command "how the runs were made"
+           [--labels "NSA, seed 1,dense, seed 1,..."]  (default: model and seed; add a label where those repeat)
 """
 import argparse, json
 from pathlib import Path
@@ -16,31 +18,42 @@ def main():
     ap.add_argument('prefix', help='PREFIX.json and PREFIX_curves.csv are written')
     ap.add_argument('runs', nargs='+', help='run directories (train.out_dir of each run)')
     ap.add_argument('--command', default='', help='the command that made the runs')
+    ap.add_argument('--labels', default='', help='comma-separated labels, one per run directory')
+    ap.add_argument('--notes', default='', help='a sentence to add to the notes (where each run ran, say)')
     a = ap.parse_args()
+    labels = [l.strip() for l in a.labels.split(',')] if a.labels else []
+    if labels and len(labels) != len(a.runs): ap.error(f"--labels names {len(labels)} runs, not {len(a.runs)}")
     runs = {}
-    for d in a.runs:
-        r = read_run(d)
-        runs[f"{NAMES.get(r['config']['model']['attn'], r['config']['model']['attn'])}, seed {r['config']['train']['seed']}"] = r
+    for i, d in enumerate(a.runs):
+        r = read_run(d); attn = r['config']['model']['attn']
+        label = labels[i] if labels else f"{NAMES.get(attn, attn)}, seed {r['config']['train']['seed']}"
+        if label in runs: ap.error(f"two runs are labelled {label!r}: give --labels")
+        runs[label] = r
     rows, equal = same_time_rows(runs)
     first = next(iter(runs.values()))
-    env = json.loads((Path(a.runs[0]) / 'env.json').read_text())
+    envs = [json.loads((Path(d) / 'env.json').read_text()) for d in a.runs]
+    env = envs[0]
+    gpus = sorted({e.get('gpu') or e.get('device', '?') for e in envs})
+    on = dict(device=' / '.join(gpus), versions={k: env.get(k) for k in ('python', 'torch', 'cuda', 'triton')})
     tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
-    data = dict(dataset=dc['dataset'], path=dc.get('path', ''), tokenizer=dc['tokenizer'], **env.get('data', {}))
+    data = dict(dataset=dc['dataset'], file=Path(dc.get('path', '')).name, tokenizer=dc['tokenizer'], **env.get('data', {}))
     status = {k: r['metrics'].get('status') for k, r in runs.items()}
-    prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'
+    prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
     curves_frame(runs).to_csv(prefix.parent / curves, index=False)
-    margin = {k: seed_margin(rows, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')} \
-        if {'nsa', 'dense'} <= {r['attn'] for r in rows} else {}
+    seeds = {m: [r['seed'] for r in rows if r['attn'] == m] for m in ('nsa', 'dense')}
+    by_seed = all(len(v) >= 2 and len(set(v)) == len(v) for v in seeds.values())   # a seed spread to compare with
+    margin = {k: seed_margin(rows, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')} if by_seed else {}
     title = (f"NSA against dense attention for the same wall time: {mc['dim']}-dim {mc['n_layers']}-layer model, "
              f"{dc['tokenizer']} vocabulary, seq_len {tc['seq_len']}, {tc.get('max_minutes')} minutes a run")
     notes = (f"nsa_nb_train with model.attn=nsa and dense, train.compile={tc.get('compile')}, {tc['batch_size']} x "
-             f"{tc['seq_len']} tokens per step, {tc['precision']}, seeds {sorted({r['seed'] for r in rows})}, each run "
-             f"on its own GPU; data {dc['dataset']} ({data.get('train_tokens', 0) / 1e6:.1f}M training tokens, "
+             f"{tc['seq_len']} tokens per step, {tc['precision']}, seeds {sorted({r['seed'] for r in rows})}, schedules "
+             f"(train.steps) {[r['config']['train']['steps'] for r in runs.values()]}, each run on its own GPU; data {dc['dataset']} ({data.get('train_tokens', 0) / 1e6:.1f}M training tokens, "
              f"{data.get('val_docs')} documents held out with data.split_seed={dc.get('split_seed')}, the same for "
              f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the loop, "
-             f"after the compile before step 1.")
+             f"after the compile before step 1. {a.notes}").strip()
+    for r, run in zip(rows, runs.values()): r['schedule_steps'] = run['config']['train']['steps']
     p = save_result(prefix.with_suffix('.json'), rows, a.command, title, notes, files=[curves], data=data,
-                    status=status, margin=margin, **equal)
+                    status=status, margin=margin, measured_on=on, date=env['time'][:10], **equal)
     print(f"{p} and {prefix.parent / curves}:")
     for r in rows: print('  ', r)
     for k, m in margin.items(): print('  margin', m)
