@@ -13,7 +13,7 @@ from .results import load_result, result_frame, results_dir
 
 # %% auto #0
 __all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'val_at', 'same_time_rows', 'seed_margin',
-           'curves_frame', 'result_csv', 'curve_runs', 'summary_lines']
+           'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'summary_lines']
 
 # %% ../nbs/14_longctx.ipynb #d9f212e5
 def read_run(run_dir) -> dict:
@@ -86,33 +86,53 @@ def val_at(r, x:float,          # tokens (by='tokens') or seconds of wall time (
     if not len(xs) or not xs.min() <= x <= xs.max(): return float('nan')
     return float(np.interp(x, xs, r['val'].val_loss.to_numpy()))
 
-# %% ../nbs/14_longctx.ipynb #875d1880
+# %% ../nbs/14_longctx.ipynb #fc737f5a
 def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run directory or read_run dict}
     "A row per run of a same-time comparison, and the token count and minutes that every run reached."
     rs = {k: v if isinstance(v, dict) else read_run(v) for k, v in runs.items()}
+    for k, r in rs.items():
+        if not len(r['val']): raise ValueError(f"run {k!r} has no validation (val.csv): train it with train.eval_every > 0")
     tok_all = min(_val_x(r)[0].max() for r in rs.values())     # the furthest point every run validated at
     sec_all = min(_val_x(r)[1].max() for r in rs.values())
     rows = []
     for k, r in rs.items():
-        tr, tc, met = r['train'].dropna(subset=['tokens']), r['config']['train'], r['metrics']
-        rows.append(dict(run=k, attn=r['config']['model']['attn'], seed=tc['seed'],
-                         params_M=round(met['params'] / 1e6, 1) if 'params' in met else None,
-                         steps=int(tr.step.max()), tokens_M=round(float(tr.tokens.max()) / 1e6, 1),
-                         minutes=round(float(tr.elapsed_s.max()) / 60, 2), tokens_per_s=round(steady_tokens_per_s(r)),
+        tr, va, tc, met = r['train'].dropna(subset=['tokens']), r['val'], r['config']['train'], r['metrics']
+        steps = int(max(tr.step.max(), va.step.max()))           # the last step may be validated but not logged
+        rows.append(dict(run=k, attn=r['config']['model']['attn'], seed=tc['seed'], schedule_steps=tc['steps'],
+                         params_M=round(met['params'] / 1e6, 1) if 'params' in met else None, steps=steps,
+                         tokens_M=round(steps * tc['batch_size'] * tc['seq_len'] / 1e6, 1),
+                         minutes=round(float(_val_x(r)[1].max()) / 60, 2), tokens_per_s=round(steady_tokens_per_s(r)),
                          peak_mem_GiB=round(float(tr.mem_peak_gib.max()), 1) if 'mem_peak_gib' in tr else None,
-                         final_val_loss=round(float(r['val'].val_loss.iloc[-1]), 4),
+                         final_val_loss=round(float(va.val_loss.iloc[-1]), 4),
                          val_loss_at_equal_tokens=round(val_at(r, tok_all), 4),
                          val_loss_at_equal_time=round(val_at(r, sec_all, by='time'), 4)))
     return rows, dict(equal_tokens_M=round(tok_all / 1e6, 2), equal_minutes=round(sec_all / 60, 2))
 
+# %% ../nbs/14_longctx.ipynb #6789a6cd
 def seed_margin(rows:list[dict], a:str='nsa', b:str='dense', key:str='final_val_loss') -> dict:
     "Does model `a` end lower than `b` (rows' `attn`) by more than the seed spread? Means, gap (b - a), spread."
-    g = pd.DataFrame(rows).groupby('attn')[key]
-    lo, hi, mean = g.min(), g.max(), g.mean()
-    spread = float((hi - lo).max())                                    # largest seed-to-seed difference of a model
-    gap, worst = float(mean[b] - mean[a]), float(lo[b] - hi[a])          # worst: a's worst run against b's best
+    df = pd.DataFrame(rows)
+    for m in (a, b):
+        if m not in set(df.attn): raise ValueError(f"no run of model {m!r} (models: {sorted(set(df.attn))})")
+    g = df[np.isfinite(df[key].astype(float))].groupby('attn')[key]
+    lo, hi, mean, n = g.min(), g.max(), g.mean(), g.count()
+    spread = float((hi - lo)[[a, b]].max())                          # largest seed-to-seed difference of a model
+    gap, worst = float(mean[b] - mean[a]), float(lo[b] - hi[a])       # worst: a's worst run against b's best
+    seeds_ok = min(n.get(a, 0), n.get(b, 0)) >= 2
     return dict(key=key, mean_a=round(float(mean[a]), 4), mean_b=round(float(mean[b]), 4), gap=round(gap, 4),
-                spread=round(spread, 4), worst_gap=round(worst, 4), a_wins=bool(worst > 0 and gap > spread))
+                spread=round(spread, 4), worst_gap=round(worst, 4), seeds=int(min(n.get(a, 0), n.get(b, 0))),
+                a_wins=bool(worst > 0 and gap > spread) if seeds_ok else None)
+
+# %% ../nbs/14_longctx.ipynb #1b03cd30
+def same_time_pick(rows:list[dict], seed:int|None=None) -> tuple[dict, dict, dict|None]:
+    "(NSA, dense with the longest schedule, dense on NSA's schedule or None) of `seed` (None: the first row's)."
+    seed = rows[0]['seed'] if seed is None else seed
+    mine = [r for r in rows if r['seed'] == seed]
+    nsa = [r for r in mine if r['attn'] == 'nsa']; dense = [r for r in mine if r['attn'] == 'dense']
+    if len(nsa) != 1 or not dense: raise ValueError(f"seed {seed}: {len(nsa)} NSA and {len(dense)} dense runs; need 1 and >= 1")
+    d = max(dense, key=lambda r: r['schedule_steps'])
+    same = [r for r in dense if r is not d and r['schedule_steps'] == nsa[0]['schedule_steps']]
+    return nsa[0], d, (same[0] if same else None)
 
 # %% ../nbs/14_longctx.ipynb #1b592de7
 def curves_frame(runs:dict) -> pd.DataFrame:   # {label: run directory or read_run dict}
@@ -147,13 +167,19 @@ def curve_runs(df:pd.DataFrame) -> dict:
 def summary_lines() -> list[str]:
     "One line each, for the README: the same-wall-time comparison at 8k and passkey retrieval, from `results/longctx`."
     lm = load_result('longctx/lm_8k')
-    n, d, ds = lm['rows']             # NSA; dense on a schedule that fills the time; dense on NSA's schedule
+    n, d, ds = same_time_pick(lm['rows'])   # NSA; dense on a schedule that fills the time; dense on NSA's schedule
+    ref, seeds = ds or d, sorted({r['seed'] for r in lm['rows']})
+    cmp = lambda x, y: 'lower' if x < y else 'higher'
+    nt, rt = n['val_loss_at_equal_tokens'], ref['val_loss_at_equal_tokens']
     l1 = (f"Same wall time at seq_len 8192 ({lm['device']}, the 125M model's body with bytes, compiled, "
-          f"{n['minutes']:.1f} minutes a run, one seed): per token NSA learns more (validation loss "
-          f"{n['val_loss_at_equal_tokens']:.3f} against dense attention's {ds['val_loss_at_equal_tokens']:.3f} at "
-          f"{lm['equal_tokens_M']:.0f}M tokens of the same schedule), but dense attention runs "
-          f"{d['tokens_per_s'] / n['tokens_per_s']:.1f}x the tokens/s and ends lower in the same time "
-          f"({d['final_val_loss']:.3f} against {n['final_val_loss']:.3f}).")
+          f"{n['minutes']:.1f} minutes a run, {len(seeds)} seed{'s' * (len(seeds) > 1)}): per token NSA's validation "
+          f"loss was {cmp(nt, rt)} than dense attention's ({nt:.3f} against {rt:.3f} at {lm['equal_tokens_M']:.0f}M "
+          f"tokens{' of the same schedule' if ds else ''}); per minute dense attention ran "
+          f"{d['tokens_per_s'] / n['tokens_per_s']:.1f}x NSA's tokens/s and ended {cmp(d['final_val_loss'], n['final_val_loss'])} "
+          f"({d['final_val_loss']:.3f} against NSA's {n['final_val_loss']:.3f}).")
+    if (m := lm.get('margin', {}).get('final_val_loss')) and m['a_wins'] is not None:
+        l1 += (f" Over {m['seeds']} seeds NSA {'beats' if m['a_wins'] else 'does not beat'} dense attention by more "
+               f"than the seed spread (gap {m['gap']:.3f}, spread {m['spread']:.3f}).")
     rp = load_result('longctx/passkey_repeats'); df = pd.DataFrame(rp['rows'])
     far = df[df.distance.between(64, 1792)].groupby('model').accuracy.agg(['mean', 'min'])
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]

@@ -426,7 +426,7 @@ def train_step(self:Trainer) -> tuple[float, float]:
     total = torch.zeros((), device=self.device)
     for m in range(A):
         x, y = next(self.data.train)
-        x, y = x.to(self.device, non_blocking=True), y.to(self.device, non_blocking=True)
+        x, y = x.to(self.device, non_blocking=True).contiguous(), y.to(self.device, non_blocking=True).contiguous()
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
             with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head) / A
@@ -725,8 +725,11 @@ def compile_check(self:Trainer):
     mb = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
+    # contiguous like train_step's batches: the compiled graph guards on strides, and a check on other strides than
+    # the steps' would leave step 1 to compile all over again
+    x, y = x[:, :-1].contiguous(), x[:, 1:].contiguous()
     try:
-        with self.amp(): loss = self.task.train_loss(self.fwd, x[:, :-1], x[:, 1:], self.loss_head)
+        with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head)
         loss.backward()
     except Exception as e:
         why = (str(e).strip().splitlines() or [''])[0][:300]

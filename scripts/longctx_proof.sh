@@ -5,8 +5,9 @@
 #                 N at a time, one per GPU (4 GPUs: two seeds at once). Each model's schedule (train.steps: STEPS_NSA,
 #                 STEPS_DENSE) is a little longer than it gets through in LM_MIN on one H100, so that the time limit,
 #                 not the schedule, ends both runs with their learning rates decayed: a shared schedule would let the
-#                 faster model finish early. LM_DATA: 'stdlib' (default), 'pysrc' for this node's installed Python
-#                 sources (scripts/pysrc_corpus.py, LM_MB MB), or a .jsonl/.txt path.
+#                 faster model finish early. SAME_SCHEDULE=1 adds a dense run on NSA's schedule (the per-token
+#                 comparison, step for step). LM_DATA: 'pysrc' (default) for this node's installed Python sources
+#                 (scripts/pysrc_corpus.py, LM_MB MB), 'stdlib' (8.6M tokens: repeats within minutes), or a .jsonl/.txt path.
 #                 Then OUT/lm_8k.json and OUT/lm_8k_curves.csv (scripts/same_time_result.py; copy them to results/longctx)
 #   passkey_base  a small NSA model trained as a language model on the standard library at seq_len 2048 for BASE_MIN
 #                 minutes (BASE_STEPS steps of schedule); its weights alone (bf16, with the config) go to OUT/pk_base.pt
@@ -16,10 +17,10 @@
 #   passkey       both passkey stages
 # Time: lm takes 2 x LM_MIN minutes per seed on one GPU (LM_MIN on two), plus about 2 minutes a run to load and compile; each passkey stage about 10 minutes on one H100 at the defaults.
 # EXTRA=overrides after the stage's own (a CPU trial: tiny model); N=samples per distance in the sweep (100); DIST=64,128,... its distances.
-# Usage: SEEDS="1337 1338" LM_DATA=pysrc LM_MIN=8.5 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
+# Usage: SEEDS="1337 1338" SAME_SCHEDULE=1 LM_MIN=8.5 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
 OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm passkey}
-LM_MIN=${LM_MIN:-8.5}; STEPS_NSA=${STEPS_NSA:-4000}; STEPS_DENSE=${STEPS_DENSE:-5200}; SEEDS=${SEEDS:-1337}; LM_DATA=${LM_DATA:-stdlib}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
+LM_MIN=${LM_MIN:-8.5}; STEPS_NSA=${STEPS_NSA:-4000}; STEPS_DENSE=${STEPS_DENSE:-5200}; SEEDS=${SEEDS:-1337}; SAME_SCHEDULE=${SAME_SCHEDULE:-0}; LM_DATA=${LM_DATA:-pysrc}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
 BASE=${BASE:-$OUT/pk_base.pt}
 mkdir -p "$OUT"; export PYTHONUNBUFFERED=1
 want() { [[ " $WHAT " == *" $1 "* || ( " $WHAT " == *" passkey "* && $1 == passkey_* ) ]]; }
@@ -35,15 +36,22 @@ if want lm; then
   if [[ $LM_DATA == pysrc ]]; then
     python3 scripts/pysrc_corpus.py "$OUT/pysrc.jsonl" --max-mb "$LM_MB" || exit 1; data=(data.dataset=local data.path="$OUT/pysrc.jsonl")
   elif [[ $LM_DATA != stdlib ]]; then data=(data.dataset=local data.path="$LM_DATA"); fi
-  ngpu=$(python3 -c "import torch; print(max(1, torch.cuda.device_count()))"); i=0; names=()
-  for s in $SEEDS; do for a in nsa dense; do
-    steps=STEPS_${a^^}
-    CUDA_VISIBLE_DEVICES=$(( i % ngpu )) run lm_${a}_s$s --config configs/longctx_8k.yaml model.attn=$a train.seed=$s \
-      train.steps=${!steps} data.split_seed=0 train.max_minutes=$LM_MIN "${data[@]}" &
-    names+=("$OUT/lm_${a}_s$s"); i=$(( i + 1 )); (( i % ngpu == 0 )) && wait
+  ngpu=$(python3 -c "import torch; print(max(1, torch.cuda.device_count()))")
+  IFS=, read -ra gpus <<< "${CUDA_VISIBLE_DEVICES:-}"; (( ${#gpus[@]} )) || gpus=($(seq 0 $(( ngpu - 1 ))))
+  kinds="nsa dense"; [[ $SAME_SCHEDULE == 1 ]] && kinds="nsa dense same"
+  i=0; names=(); labels=()
+  for s in $SEEDS; do for k in $kinds; do
+    case $k in nsa) a=nsa steps=$STEPS_NSA label=NSA;; dense) a=dense steps=$STEPS_DENSE label="dense (SDPA)";;
+                same) a=dense steps=$STEPS_NSA label="dense (SDPA) with NSA's schedule";; esac
+    [[ $SEEDS == *" "* ]] && label="$label, seed $s"
+    CUDA_VISIBLE_DEVICES=${gpus[$(( i % ngpu ))]} run lm_${k}_s$s --config configs/longctx_8k.yaml model.attn=$a \
+      train.seed=$s train.steps=$steps data.split_seed=0 train.max_minutes=$LM_MIN "${data[@]}" &
+    names+=("$OUT/lm_${k}_s$s"); labels+=("$label"); i=$(( i + 1 ))
+    (( i % ngpu == 0 )) && wait
   done; done; wait
-  python3 scripts/same_time_result.py "$OUT/lm_8k" "${names[@]}" \
-    --command "SEEDS=\"$SEEDS\" LM_DATA=$LM_DATA LM_MIN=$LM_MIN STEPS_NSA=$STEPS_NSA STEPS_DENSE=$STEPS_DENSE bash scripts/longctx_proof.sh OUT lm"
+  for n in "${names[@]}"; do [[ -f $n/metrics.json ]] || { echo "run $n did not finish: see $n.log"; exit 1; }; done
+  (IFS=";"; python3 scripts/same_time_result.py "$OUT/lm_8k" "${names[@]}" --labels "${labels[*]}" \
+    --command "SEEDS=\"$SEEDS\" SAME_SCHEDULE=$SAME_SCHEDULE LM_DATA=$LM_DATA LM_MB=$LM_MB LM_MIN=$LM_MIN STEPS_NSA=$STEPS_NSA STEPS_DENSE=$STEPS_DENSE bash scripts/longctx_proof.sh OUT lm")
 fi
 if want passkey_base; then
   run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib task.name= train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN

@@ -4,11 +4,11 @@ Writes PREFIX.json (nsa_nb.results format: a row per run from nsa_nb.longctx.sam
 against dense attention, the data) and PREFIX_curves.csv (curves_frame) beside it; notebook 14 renders both.
 The device and versions are the runs' own (their env.json), wherever this script runs.
 Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --command "how the runs were made"
-           [--labels "NSA, seed 1,dense, seed 1,..."]  (default: model and seed; add a label where those repeat)
+           [--labels "NSA, seed 1;dense, seed 1;..."]  (default: model and seed; add a label where those repeat)
 """
 import argparse, json
 from pathlib import Path
-from nsa_nb.longctx import curves_frame, read_run, same_time_rows, seed_margin
+from nsa_nb.longctx import curves_frame, read_run, same_time_pick, same_time_rows, seed_margin
 from nsa_nb.results import save_result
 
 NAMES = {'nsa': 'NSA', 'dense': 'dense (SDPA)', 'window': 'window only'}
@@ -18,10 +18,10 @@ def main():
     ap.add_argument('prefix', help='PREFIX.json and PREFIX_curves.csv are written')
     ap.add_argument('runs', nargs='+', help='run directories (train.out_dir of each run)')
     ap.add_argument('--command', default='', help='the command that made the runs')
-    ap.add_argument('--labels', default='', help='comma-separated labels, one per run directory')
+    ap.add_argument('--labels', default='', help="labels separated by ';', one per run directory")
     ap.add_argument('--notes', default='', help='a sentence to add to the notes (where each run ran, say)')
     a = ap.parse_args()
-    labels = [l.strip() for l in a.labels.split(',')] if a.labels else []
+    labels = [l.strip() for l in a.labels.split(';')] if a.labels else []
     if labels and len(labels) != len(a.runs): ap.error(f"--labels names {len(labels)} runs, not {len(a.runs)}")
     runs = {}
     for i, d in enumerate(a.runs):
@@ -33,6 +33,12 @@ def main():
     first = next(iter(runs.values()))
     envs = [json.loads((Path(d) / 'env.json').read_text()) for d in a.runs]
     env = envs[0]
+    same = lambda r: (r['config']['data'], {k: v for k, v in r['config']['model'].items() if k != 'attn'},
+                      r['config']['nsa'], r['config']['train']['seq_len'], r['config']['train']['batch_size'])
+    for d, e, r in zip(a.runs, envs, runs.values()):   # one comparison: the same data, model body and batch
+        if e.get('data') != env.get('data') or same(r) != same(first):
+            ap.error(f"{d} differs from {a.runs[0]} in its data (env.json 'data') or its model, nsa or batch settings: "
+                     f"compare runs made alike")
     gpus = sorted({e.get('gpu') or e.get('device', '?') for e in envs})
     on = dict(device=' / '.join(gpus), versions={k: env.get(k) for k in ('python', 'torch', 'cuda', 'triton')})
     tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
@@ -40,18 +46,17 @@ def main():
     status = {k: r['metrics'].get('status') for k, r in runs.items()}
     prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
     curves_frame(runs).to_csv(prefix.parent / curves, index=False)
-    seeds = {m: [r['seed'] for r in rows if r['attn'] == m] for m in ('nsa', 'dense')}
-    by_seed = all(len(v) >= 2 and len(set(v)) == len(v) for v in seeds.values())   # a seed spread to compare with
-    margin = {k: seed_margin(rows, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')} if by_seed else {}
+    pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense per seed
+    margin = {k: seed_margin(pairs, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')}
     title = (f"NSA against dense attention for the same wall time: {mc['dim']}-dim {mc['n_layers']}-layer model, "
              f"{dc['tokenizer']} vocabulary, seq_len {tc['seq_len']}, {tc.get('max_minutes')} minutes a run")
     notes = (f"nsa_nb_train with model.attn=nsa and dense, train.compile={tc.get('compile')}, {tc['batch_size']} x "
              f"{tc['seq_len']} tokens per step, {tc['precision']}, seeds {sorted({r['seed'] for r in rows})}, schedules "
-             f"(train.steps) {[r['config']['train']['steps'] for r in runs.values()]}, each run on its own GPU; data {dc['dataset']} ({data.get('train_tokens', 0) / 1e6:.1f}M training tokens, "
+             f"(train.steps) {[r['config']['train']['steps'] for r in runs.values()]}, each run on its own GPU; data "
+             f"{dc['dataset']} ({data.get('train_tokens', 0) / 1e6:.1f}M training tokens, "
              f"{data.get('val_docs')} documents held out with data.split_seed={dc.get('split_seed')}, the same for "
-             f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the loop, "
-             f"after the compile before step 1. {a.notes}").strip()
-    for r, run in zip(rows, runs.values()): r['schedule_steps'] = run['config']['train']['steps']
+             f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the training "
+             f"loop from its first step, evaluations and checkpoints included. {a.notes}").strip()
     p = save_result(prefix.with_suffix('.json'), rows, a.command, title, notes, files=[curves], data=data,
                     status=status, margin=margin, measured_on=on, date=env['time'][:10], **equal)
     print(f"{p} and {prefix.parent / curves}:")
