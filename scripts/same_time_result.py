@@ -33,12 +33,13 @@ def main():
     first = next(iter(runs.values()))
     envs = [json.loads((Path(d) / 'env.json').read_text()) for d in a.runs]
     env = envs[0]
-    same = lambda r: (r['config']['data'], {k: v for k, v in r['config']['model'].items() if k != 'attn'},
-                      r['config']['nsa'], r['config']['train']['seq_len'], r['config']['train']['batch_size'])
-    for d, e, r in zip(a.runs, envs, runs.values()):   # one comparison: the same data, model body and batch
+    same = lambda r: ({k: v for k, v in r['config']['data'].items() if k != 'path'},        # the corpus: by env 'data'
+                      {k: v for k, v in r['config']['model'].items() if k != 'attn'}, r['config']['nsa'],
+                      [r['config']['train'][k] for k in ('seq_len', 'batch_size', 'max_minutes', 'precision', 'compile')])
+    for d, e, r in zip(a.runs, envs, runs.values()):   # one comparison: the same data, model body, batch and time
         if e.get('data') != env.get('data') or same(r) != same(first):
-            ap.error(f"{d} differs from {a.runs[0]} in its data (env.json 'data') or its model, nsa or batch settings: "
-                     f"compare runs made alike")
+            ap.error(f"{d} differs from {a.runs[0]} in its data (env.json 'data') or its model, nsa, batch, time or "
+                     f"precision settings: compare runs made alike")
     gpus = sorted({e.get('gpu') or e.get('device', '?') for e in envs})
     on = dict(device=' / '.join(gpus), versions={k: env.get(k) for k in ('python', 'torch', 'cuda', 'triton')})
     tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
@@ -46,7 +47,8 @@ def main():
     status = {k: r['metrics'].get('status') for k, r in runs.items()}
     prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
     curves_frame(runs).to_csv(prefix.parent / curves, index=False)
-    pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense per seed
+    try: pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense
+    except ValueError as e: ap.error(f"{e}: give one NSA run and one or two dense runs per seed")
     margin = {k: seed_margin(pairs, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')}
     title = (f"NSA against dense attention for the same wall time: {mc['dim']}-dim {mc['n_layers']}-layer model, "
              f"{dc['tokenizer']} vocabulary, seq_len {tc['seq_len']}, {tc.get('max_minutes')} minutes a run")
