@@ -16,8 +16,9 @@ __all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'va
            'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'summary_lines']
 
 # %% ../nbs/14_longctx.ipynb #d9f212e5
-def read_run(run_dir) -> dict:
-    "A run directory's logs: `train` and `val` DataFrames (training.csv, val.csv) and the `metrics` and `config` dicts."
+def read_run(run_dir) -> dict:   # a run directory, or what read_run gave (returned as it is)
+    "A run directory's logs: `train` and `val` DataFrames (training.csv, val.csv) and `metrics`, `config`, `env` dicts."
+    if isinstance(run_dir, dict): return run_dir
     d = Path(run_dir)
     if not (d / 'training.csv').is_file():
         raise FileNotFoundError(f"{d} holds no training.csv: give a run directory that nsa_nb_train wrote (its "
@@ -25,7 +26,8 @@ def read_run(run_dir) -> dict:
     csv = lambda n: pd.read_csv(d / n) if (d / n).is_file() else pd.DataFrame()
     return dict(train=csv('training.csv'), val=csv('val.csv'),
                 metrics=json.loads((d / 'metrics.json').read_text()) if (d / 'metrics.json').is_file() else {},
-                config=yaml.safe_load((d / 'config.yaml').read_text()) if (d / 'config.yaml').is_file() else {})
+                config=yaml.safe_load((d / 'config.yaml').read_text()) if (d / 'config.yaml').is_file() else {},
+                env=json.loads((d / 'env.json').read_text()) if (d / 'env.json').is_file() else {})
 
 # %% ../nbs/14_longctx.ipynb #9d327a92
 def _val_x(r:dict) -> tuple[np.ndarray, np.ndarray]:
@@ -41,7 +43,7 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
     import matplotlib.pyplot as plt
     if axes is None: _, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
     for i, (label, r) in enumerate(runs.items()):
-        r = r if isinstance(r, dict) else read_run(r)
+        r = read_run(r)
         tr, c = r['train'].dropna(subset=['tokens']), f'C{i}'
         if train:
             loss = tr.loss.rolling(smooth, min_periods=1).mean()
@@ -61,7 +63,7 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
 def compare_losses(a, b,                       # run directories (or read_run dicts)
                    after:int=0) -> dict:
     "Training losses of two runs at the steps > `after` that both logged: max and mean absolute difference, last ones."
-    a, b = [r if isinstance(r, dict) else read_run(r) for r in (a, b)]
+    a, b = read_run(a), read_run(b)
     j = a['train'][['step', 'loss']].merge(b['train'][['step', 'loss']], on='step', suffixes=('_a', '_b'))
     j = j[j.step > after]
     d = (j.loss_a - j.loss_b).abs()
@@ -72,7 +74,7 @@ def compare_losses(a, b,                       # run directories (or read_run di
 # %% ../nbs/14_longctx.ipynb #96b89abb
 def steady_tokens_per_s(r, skip:int=10) -> float:
     "Median training tokens/s of run `r` (directory or read_run dict) over its logged steps after `skip`."
-    r = r if isinstance(r, dict) else read_run(r)
+    r = read_run(r)
     tr = r['train'].dropna(subset=['tokens_per_s'])
     return float(tr[tr.step > skip].tokens_per_s.median() if (tr.step > skip).any() else tr.tokens_per_s.median())
 
@@ -80,20 +82,33 @@ def steady_tokens_per_s(r, skip:int=10) -> float:
 def val_at(r, x:float,          # tokens (by='tokens') or seconds of wall time (by='time')
            by:str='tokens') -> float:
     "Validation loss of run `r` (directory or read_run dict) interpolated at `x`; NaN outside its validations."
-    r = r if isinstance(r, dict) else read_run(r)
+    r = read_run(r)
     tok, sec = _val_x(r)
     xs = tok if by == 'tokens' else sec
     if not len(xs) or not xs.min() <= x <= xs.max(): return float('nan')
     return float(np.interp(x, xs, r['val'].val_loss.to_numpy()))
 
 # %% ../nbs/14_longctx.ipynb #fc737f5a
+_VARIED = {('model', 'attn'), ('train', 'seed'), ('train', 'steps'), ('train', 'out_dir'), ('data', 'path')}
+
+def _alike(r:dict) -> tuple:
+    "What runs of one comparison share: every config field but those in `_VARIED`, and the data's size (env.json)."
+    cfg = {(s, f): v for s, sec in r['config'].items() if isinstance(sec, dict) for f, v in sec.items()}
+    return sorted((k, repr(v)) for k, v in cfg.items() if k not in _VARIED), r['env'].get('data')
+
 def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run directory or read_run dict}
     "A row per run of a same-time comparison, and the token count and minutes that every run reached."
-    rs = {k: v if isinstance(v, dict) else read_run(v) for k, v in runs.items()}
+    rs = {k: read_run(v) for k, v in runs.items()}
     for k, r in rs.items():
         if not len(r['val']): raise ValueError(f"run {k!r} has no validation (val.csv): train it with train.eval_every > 0")
-    tok_all = min(_val_x(r)[0].max() for r in rs.values())     # the furthest point every run validated at
-    sec_all = min(_val_x(r)[1].max() for r in rs.values())
+    k0, r0 = next(iter(rs.items()))
+    for k, r in rs.items():
+        if _alike(r) != _alike(r0):
+            raise ValueError(f"runs {k0!r} and {k!r} differ in their data or in settings other than model.attn, "
+                             f"train.seed and train.steps: a same-time comparison needs runs made alike")
+    vx = {k: _val_x(r) for k, r in rs.items()}                   # (tokens, seconds) of each validation
+    tok_all = min(t.max() for t, _ in vx.values())             # the furthest point every run validated at
+    sec_all = min(s.max() for _, s in vx.values())
     rows = []
     for k, r in rs.items():
         tr, va, tc, met = r['train'].dropna(subset=['tokens']), r['val'], r['config']['train'], r['metrics']
@@ -101,7 +116,7 @@ def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run direct
         rows.append(dict(run=k, attn=r['config']['model']['attn'], seed=tc['seed'], schedule_steps=tc['steps'],
                          params_M=round(met['params'] / 1e6, 1) if 'params' in met else None, steps=steps,
                          tokens_M=round(steps * tc['batch_size'] * tc['seq_len'] / 1e6, 1),
-                         minutes=round(float(_val_x(r)[1].max()) / 60, 2), tokens_per_s=round(steady_tokens_per_s(r)),
+                         minutes=round(float(vx[k][1].max()) / 60, 2), tokens_per_s=round(steady_tokens_per_s(r)),
                          peak_mem_GiB=round(float(tr.mem_peak_gib.max()), 1) if 'mem_peak_gib' in tr else None,
                          final_val_loss=round(float(va.val_loss.iloc[-1]), 4),
                          val_loss_at_equal_tokens=round(val_at(r, tok_all), 4),
@@ -139,7 +154,7 @@ def curves_frame(runs:dict) -> pd.DataFrame:   # {label: run directory or read_r
     "Curves of runs as one frame (run, split, step, tokens, elapsed_s, loss): training log steps and validations."
     out = []
     for k, r in runs.items():
-        r = r if isinstance(r, dict) else read_run(r)
+        r = read_run(r)
         tr, va = r['train'].dropna(subset=['tokens']), r['val']
         out.append(pd.DataFrame(dict(run=k, split='train', step=tr.step, tokens=tr.tokens, elapsed_s=tr.elapsed_s,
                                      loss=tr.loss)))
@@ -160,7 +175,7 @@ def curve_runs(df:pd.DataFrame) -> dict:
     out = {}
     for run, g in df.groupby('run', sort=False):
         tr, va = g[g.split == 'train'], g[g.split == 'val'].rename(columns={'loss': 'val_loss'})
-        out[run] = dict(train=tr.reset_index(drop=True), val=va.reset_index(drop=True), metrics={}, config={})
+        out[run] = dict(train=tr.reset_index(drop=True), val=va.reset_index(drop=True), metrics={}, config={}, env={})
     return out
 
 # %% ../nbs/14_longctx.ipynb #2703dc45

@@ -417,6 +417,10 @@ def find_resume(self:Trainer):
     return self
 
 # %% ../nbs/09_train.ipynb #4bb0f07e
+def _on_device(t:torch.Tensor, device:torch.device) -> torch.Tensor:
+    "A batch tensor as every compiled training call gets it: on `device`, contiguous (compiled graphs guard on strides)."
+    return t.to(device, non_blocking=True).contiguous()
+
 @patch
 def train_step(self:Trainer) -> tuple[float, float]:
     "One optimizer step; returns (loss, grad_norm) as floats, the loss averaged over micro-steps and ranks."
@@ -426,7 +430,7 @@ def train_step(self:Trainer) -> tuple[float, float]:
     total = torch.zeros((), device=self.device)
     for m in range(A):
         x, y = next(self.data.train)
-        x, y = x.to(self.device, non_blocking=True).contiguous(), y.to(self.device, non_blocking=True).contiguous()
+        x, y = _on_device(x, self.device), _on_device(y, self.device)
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
             with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head) / A
@@ -725,9 +729,7 @@ def compile_check(self:Trainer):
     mb = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
-    # contiguous like train_step's batches: the compiled graph guards on strides, and a check on other strides than
-    # the steps' would leave step 1 to compile all over again
-    x, y = x[:, :-1].contiguous(), x[:, 1:].contiguous()
+    x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
     try:
         with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head)
         loss.backward()

@@ -6,7 +6,7 @@ The device and versions are the runs' own (their env.json), wherever this script
 Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --command "how the runs were made"
            [--labels "NSA, seed 1;dense, seed 1;..."]  (default: model and seed; add a label where those repeat)
 """
-import argparse, json
+import argparse
 from pathlib import Path
 from nsa_nb.longctx import curves_frame, read_run, same_time_pick, same_time_rows, seed_margin
 from nsa_nb.results import save_result
@@ -29,17 +29,11 @@ def main():
         label = labels[i] if labels else f"{NAMES.get(attn, attn)}, seed {r['config']['train']['seed']}"
         if label in runs: ap.error(f"two runs are labelled {label!r}: give --labels")
         runs[label] = r
-    rows, equal = same_time_rows(runs)
+    try: rows, equal = same_time_rows(runs)           # also refuses runs not made alike (data, model body, batch, time)
+    except ValueError as e: ap.error(str(e))
     first = next(iter(runs.values()))
-    envs = [json.loads((Path(d) / 'env.json').read_text()) for d in a.runs]
+    envs = [r['env'] for r in runs.values()]
     env = envs[0]
-    same = lambda r: ({k: v for k, v in r['config']['data'].items() if k != 'path'},        # the corpus: by env 'data'
-                      {k: v for k, v in r['config']['model'].items() if k != 'attn'}, r['config']['nsa'],
-                      [r['config']['train'][k] for k in ('seq_len', 'batch_size', 'max_minutes', 'precision', 'compile')])
-    for d, e, r in zip(a.runs, envs, runs.values()):   # one comparison: the same data, model body, batch and time
-        if e.get('data') != env.get('data') or same(r) != same(first):
-            ap.error(f"{d} differs from {a.runs[0]} in its data (env.json 'data') or its model, nsa, batch, time or "
-                     f"precision settings: compare runs made alike")
     gpus = sorted({e.get('gpu') or e.get('device', '?') for e in envs})
     on = dict(device=' / '.join(gpus), versions={k: env.get(k) for k in ('python', 'torch', 'cuda', 'triton')})
     tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
