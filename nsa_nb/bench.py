@@ -13,14 +13,15 @@ from .config import NSAConfig, load_config, named_config
 from .compression import Compressor
 from .model import TransformerLM
 from .attention import NSAttention
-from .cache import predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache
+from .cache import (predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache,
+    compiled_decode_step, pack_layers)
 from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
-__all__ = ['SHAPES', 'IMPLS', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_PARTS', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full',
-           'time_impl', 'work', 'bench_kernels', 'speedups', 'table', 'plot_kernels', 'bench_train', 'train_table',
-           'time_steps', 'decode_table', 'plot_decode', 'bench_decode', 'sweep_decode_tuning', 'bench_generate',
-           'summary_rows', 'nsa_nb_bench']
+__all__ = ['SHAPES', 'IMPLS', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS', 'nsa_full',
+           'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
+           'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
+           'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -218,15 +219,21 @@ def _bench_model(attn:str, config:str, dtype) -> TransformerLM:
     torch.manual_seed(0)
     return TransformerLM(mc, rc.nsa).cuda().to(dtype).eval()
 
-def _bench_one(model:TransformerLM, part:str, B:int, T:int, graph:bool, steps:int, warmup:int) -> float:
+def _bench_one(model:TransformerLM, part:str, B:int, T:int,
+               mode:str,   # 'eager', 'graph' (a replayed CUDA graph), 'compiled' (the graph of the compiled step)
+               steps:int, warmup:int) -> float:
     "ms per token of one part at batch B, context T."
     from nsa_nb.kernels.decode import nsa_decode_triton
-    dev = model.tok_emb.weight.device
+    dev, graph = model.tok_emb.weight.device, mode != 'eager'
     max_len = T + 2 * (warmup + steps) + 8
+    if mode == 'compiled' and part != 'model': raise ValueError("mode 'compiled' times the whole step: part='model'")
     if part == 'model':
         cache = fill_random_(new_cache(model, B, max_len), T)
         for lc in cache.layers: lc.count_reads = False
         nxt = torch.randint(0, model.cfg.vocab_size, (B, 1), device=dev)
+        if mode == 'compiled':
+            step, packs = compiled_decode_step(), pack_layers(model)
+            return time_steps(lambda: step(model, nxt, cache, packs=packs), steps, warmup, True)
         return time_steps(lambda: model.decode_step(nxt, cache), steps, warmup, graph)
     attn = model.blocks[0].attn
     lc = fill_random_(layer_cache(attn, B, max_len), 0); lc.count_reads = False
@@ -283,7 +290,8 @@ def bench_decode(contexts=(8192, 16384, 32768, 65536, 131072),  # context length
                  batches=(1, 8),                                # sequences decoded together
                  # attention over the cache / the attention layer / the whole model
                  parts=('core', 'layer', 'model'),
-                 modes=('eager', 'graph'),                      # Python launches, or a replayed CUDA graph
+                 # Python launches, a replayed CUDA graph, the graph of the compiled step (part 'model' only)
+                 modes=('eager', 'graph', 'compiled'),
                  # shipped profile name or YAML file: model + nsa sections
                  config:str='m7c_125m',
                  steps:int=50, warmup:int=5,                    # timed steps and untimed ones before them
@@ -300,10 +308,11 @@ def bench_decode(contexts=(8192, 16384, 32768, 65536, 131072),  # context length
             for B in batches:
                 for T in contexts:
                     for mode in modes:
+                        if mode == 'compiled' and part != 'model': continue
                         r = dict(part=part, attn=attn, B=B, T=T, mode=mode, dtype=dtype, device=dev_name,
                                  reads_per_head=predicted_reads(T + 1,
                                                                 model.nsa_cfg if attn == 'nsa' else None)['total'])
-                        try: r['ms'] = _bench_one(model, part, B, T, mode == 'graph', steps, warmup)
+                        try: r['ms'] = _bench_one(model, part, B, T, mode, steps, warmup)
                         # e.g. out of memory at 128k
                         except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:200]}"
                         torch.cuda.empty_cache()
@@ -341,10 +350,11 @@ def sweep_decode_tuning(variants:dict,                       # {name: {DecodeTun
     return rows
 
 # %% ../nbs/12_bench.ipynb #cdc8d661
-def _timed_generate(model:TransformerLM, p:torch.Tensor, new:int, graph:bool) -> tuple[torch.Tensor, float]:
+def _timed_generate(model:TransformerLM, p:torch.Tensor, new:int,
+                    mode:str) -> tuple[torch.Tensor, float]:   # 'eager', 'graph' or 'compiled' decode steps
     "`new` tokens after `p`, and the tokens/s of the call (prefill included)."
     torch.cuda.synchronize(); t = time.perf_counter()
-    out = model.generate(p, new, graph=graph)
+    out = model.generate(p, new, graph=mode != 'eager', compile=mode == 'compiled')
     torch.cuda.synchronize()
     return out[:, p.shape[1]:], p.shape[0] * new / (time.perf_counter() - t)
 
@@ -353,8 +363,8 @@ def bench_generate(prompts=(2048, 16384),     # prompt lengths
                    new:int=128,               # tokens to generate
                    config:str='m7c_125m',     # shipped profile name or YAML file: model + nsa sections
                    log=print) -> list[dict]:
-    """Tokens/s of `generate`, graph-replayed against eager decode steps, NSA and dense; whether both give the same
-    tokens."""
+    """Tokens/s of `generate` with eager, graph-replayed and compiled (`compile=True`) decode steps, NSA and dense; the
+    fraction of tokens equal to the eager steps' (`same_tokens`: graph, `compiled_same_tokens`: compiled)."""
     rows = []
     for attn in ('nsa', 'dense'):
         model = _bench_model(attn, config, torch.bfloat16)
@@ -362,10 +372,11 @@ def bench_generate(prompts=(2048, 16384),     # prompt lengths
             for B in batches:
                 p = torch.randint(0, model.cfg.vocab_size, (B, T), device='cuda')
                 r, toks = dict(attn=attn, prompt=T, B=B, new_tokens=new), {}
-                for mode in ('graph', 'eager'):
-                    _, r[f'{mode}_cold_tokens_per_s'] = _timed_generate(model, p, new, mode == 'graph')
-                    toks[mode], r[f'{mode}_tokens_per_s'] = _timed_generate(model, p, new, mode == 'graph')
+                for mode in ('graph', 'compiled', 'eager'):
+                    _, r[f'{mode}_cold_tokens_per_s'] = _timed_generate(model, p, new, mode)
+                    toks[mode], r[f'{mode}_tokens_per_s'] = _timed_generate(model, p, new, mode)
                 r['same_tokens'] = (toks['graph'] == toks['eager']).float().mean().item()
+                r['compiled_same_tokens'] = (toks['compiled'] == toks['eager']).float().mean().item()
                 rows.append(r); log(json.dumps(r))
         del model; torch.cuda.empty_cache()
     return rows
@@ -380,19 +391,34 @@ def summary_rows(root=None) -> list[dict]:
     tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr if r.get('compiled', True)}   # compiled rows
     out += [dict(what='training the 125M model, both compiled', T=T, dense=tps[T, 'dense'], nsa=tps[T, 'nsa'],
                  unit='tokens/s') for T in (2048, 8192, 32768)]
-    step = {(r['B'], r['attn']): r.get('ms') for r in dec if (r['part'], r['mode'], r['T']) == ('model', 'graph',
-            65536)}
-    out += [dict(what=f'decode one token, 125M model, batch {B}', T=65536, dense=step[B, 'dense'], nsa=step[B, 'nsa'],
-                 unit='ms') for B in (1, 8)]
+    step = {}                                                   # each model's faster replayed step: graph or compiled
+    for r in dec:
+        if r['part'] == 'model' and r['mode'] in ('graph', 'compiled') and r['T'] == 65536 and r.get('ms'):
+            k = r['B'], r['attn']; step[k] = min(step.get(k, r['ms']), r['ms'])
+    out += [dict(what=f'decode one token, 125M model, batch {B}', T=65536, dense=step[B, 'dense'],
+                 nsa=step[B, 'nsa'], unit='ms') for B in (1, 8)]
     for r in out: r['speedup'] = r['nsa'] / r['dense'] if r['unit'] == 'tokens/s' else r['dense'] / r['nsa']
     return out
 
 # %% ../nbs/12_bench.ipynb #51c08cfd
 BENCH_DEFAULTS = dict(kernels=dict(lengths='4096,8192,16384,32768,65536', modes='fwd,fwdbwd'),   # where not given
                       train=dict(lengths='2048,8192,32768,65536'),
-                      decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph'),
+                      decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph,compiled'),
                       generate=dict(lengths='2048,16384'))
-BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph'))
+BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph', 'compiled'))
+# what a reader of the result files needs to know (written into them)
+DECODE_NOTES = ("part core: attention over the cache alone; layer: the attention layer; model: one whole-model step. "
+                "mode eager: Python launches (a dense eager step of equal rows builds a cuDNN plan per new key length, "
+                "tens of ms of host time); graph: decode_step captured once and replayed (dense: exactly T + 1 keys, "
+                "unmasked, as rows of equal length allow); compiled: the packed, compiled static step that "
+                "generate(compile=True) replays (dense: the cache's whole capacity under a mask, as a step replayed "
+                "while the lengths grow must). Caches filled with random values at context T; 50 timed steps after "
+                "5. reads_per_head: K/V positions one step reads per KV head (dense: T + 1).")
+GENERATE_NOTES = ("128 new tokens, greedy, random weights, prefill included. Each call timed twice: cold (the first at "
+                  "its shapes: kernel compiles, cuDNN plans, torch.compile) and warm (the same call again; the "
+                  "*_tokens_per_s columns). graph: generate(graph=True); compiled: generate(compile=True). "
+                  "same_tokens, compiled_same_tokens: fraction of the tokens equal to the eager steps' (in bf16 a "
+                  "near-tie can round the other way).")
 DECODE_PARTS = ('core', 'layer', 'model')
 
 def _csv(s:str, name:str, cast=str, allowed=None) -> list:
@@ -414,7 +440,7 @@ _SHAPES_HELP = ', '.join(f"{k} (HQ={v[0]}, H={v[1]}, K={v[2]}, V={v[3]})" for k,
 @call_parse
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "
                             "decode: ms per token, NSA vs dense from a KV cache; generate: tokens/s of generate, "
-                            "graph vs eager steps",
+                            "eager, graph and compiled steps",
                             str, opt=False, nargs='?')='kernels',
                  # folder for the result file (<what>.json) and its CSV/PNG; `results` replaces the curated one
                  out:str='runs/bench',
@@ -423,7 +449,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  shapes:Param(f"kernels: comma-separated shapes from {_SHAPES_HELP}", str)='paper,model125m',
                  # kernels: sdpa (torch's default backend), sdpa_flash (its flash backend), nsa, fla
                  impls:str='sdpa,sdpa_flash,nsa,fla',
-                 # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph (a replayed CUDA graph)
+                 # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph,compiled (a replayed CUDA
+                 # graph; the graph of the compiled step, part model only)
                  modes:str=None,
                  batches:str='1,8',        # decode, generate: sequences decoded together
                  # decode: attention over the cache, the attention layer, the whole 125M model
@@ -449,13 +476,13 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
         return print(train_table(rows))
     if what == 'generate':
         rows = bench_generate(lens, bs)
-        save_result(o/'generate.json', rows, cmd + f" --batches {j(bs)}",
-                    'model.generate tokens/s, graph against eager steps')
+        save_result(o/'generate.json', rows, cmd + f" --batches {j(bs)}", 'model.generate tokens/s, 125M model shape, '
+                    'bf16: eager decode steps, replayed from a CUDA graph, and replayed compiled', GENERATE_NOTES)
         return print(md_table(rows))
     if what == 'decode':                                                         # it prints its table
         rows = bench_decode(contexts=lens, batches=bs, parts=ps, modes=mds)
-        save_result(o/'decode.json', rows, cmd + f" --batches {j(bs)} --parts {j(ps)}",
-                    'Decode ms per token, NSA against dense')
+        save_result(o/'decode.json', rows, cmd + f" --batches {j(bs)} --parts {j(ps)}", 'Decode ms per token: NSA '
+                    '(Triton step) against dense (SDPA from a KV cache), 125M model shape, bf16', DECODE_NOTES)
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else 'eager')
         return
     rows = bench_kernels(lens, shs, ims, mds)

@@ -24,7 +24,8 @@ __all__ = ['DECODE_BACKENDS', 'predicted_reads', 'NSALayerCache', 'DenseLayerCac
            'DecodeCache', 'new_cache', 'rope_at', 'rope_once', 'decode_heads', 'append_token', 'nsa_layer_prefill',
            'dense_layer_prefill', 'layer_prefill', 'triton_step', 'nsa_layer_decode', 'sdpa_decode',
            'dense_layer_decode', 'layer_decode', 'peaked', 'prefill', 'decode_step', 'decode_vs_forward',
-           'fill_random_', 'graph_decode_ok', 'decode_step_static', 'GraphDecoder', 'generate_cached']
+           'fill_random_', 'graph_decode_ok', 'decode_step_static', 'GraphDecoder', 'generate_cached', 'PackedLayer',
+           'gate_from_first', 'pack_layer', 'pack_layers', 'decode_step_packed', 'compiled_decode_step']
 
 # %% ../nbs/11_cache.ipynb #f2e595a7
 def predicted_reads(context_len:int,          # T: tokens in the context including the new one (its position is T-1)
@@ -247,13 +248,15 @@ def rope_once(memo:dict|None, pos:torch.Tensor, dim:int, base:float=10000.0):
     return memo[dim, base]
 
 # %% ../nbs/11_cache.ipynb #d20722e2
-def decode_heads(attn:NSAttention, x:torch.Tensor, pos:torch.Tensor, rope:dict|None=None):   # rope: see rope_once
+def decode_heads(attn:NSAttention, x:torch.Tensor, pos:torch.Tensor, rope:dict|None=None,   # rope: see rope_once
+                 proj:tuple|None=None):   # the q, k, v projections of x, made elsewhere (a packed product); None: here
     """`x [B, 1, dim]` at positions `pos [B]` -> q `[B, HQ, K]` and per-branch keys, values: 3-tuples of `[B, H, K|V]`,
     RoPE applied."""
     B = x.shape[0]
-    q = attn.q_proj(x).view(B, 1, attn.n_heads, attn.d_k)
-    k = attn.k_proj(x).view(B, 1, -1, attn.n_kv, attn.d_k)                              # [B, 1, 1|3, H, K]
-    v = attn.v_proj(x).view(B, 1, -1, attn.n_kv, attn.d_v)
+    q, k, v = proj or (attn.q_proj(x), attn.k_proj(x), attn.v_proj(x))
+    q = q.view(B, 1, attn.n_heads, attn.d_k)
+    k = k.view(B, 1, -1, attn.n_kv, attn.d_k)                                               # [B, 1, 1|3, H, K]
+    v = v.view(B, 1, -1, attn.n_kv, attn.d_v)
     if attn.rope:
         cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
         q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
@@ -324,22 +327,38 @@ def triton_step(attn:NSAttention, lc:NSALayerCache) -> bool:
     with phi='avg', whose cache append is one kernel (an MLP phi appends in PyTorch)."""
     return lc.backend == 'triton' and attn.cfg.phi == 'avg'
 
+# Triton launches sized on the host: a compiled step calls them as they are, between its compiled pieces
+@torch.compiler.disable
+def _triton_attend(attn:NSAttention, lc:NSALayerCache, q, ks, vs, pos, g) -> torch.Tensor:
+    "The Triton path's append (one launch) and attention (four): `o [B, HQ, V]`; sets `lc.idx` and `lc.reads`."
+    kd.append_token_triton(attn, lc, ks, vs, pos)
+    o, lc.idx, reads = kd.nsa_decode_triton(q, lc, pos, g, attn.cfg, count=lc.count_reads)
+    if reads is not None: lc.reads.copy_(reads)
+    return o
+
 def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:torch.Tensor, t_hi:int|None=None,
-                     uniform:bool=False, rope:dict|None=None):
+                     uniform:bool=False, rope:dict|None=None,
+                     packed=None):   # this layer's PackedLayer (its products in one; see below), or None
     "One token per row through an `NSAttention` layer: `x [B, 1, dim]` at `pos [B]` -> `[B, 1, dim]`; appends to `lc`."
     B = x.shape[0]
+    if packed is None: proj, g = None, attn.gate(x)
+    else: *proj, gh = packed.project(x); g = gate_from_first(attn.gate, gh)
     # [B, HQ, K], 3 x [B, H, K|V]
-    q, ks, vs = decode_heads(attn, x, pos, rope)
-    # one launch instead of a dozen
-    if triton_step(attn, lc): kd.append_token_triton(attn, lc, ks, vs, pos)
-    else: append_token(attn, lc, ks, vs, pos)
-    g = attn.gate(x)[:, 0].to(q.dtype)                                                      # [B, HQ, 3]
-    if lc.backend == 'triton': o, lc.idx, reads = kd.nsa_decode_triton(q, lc, pos, g, attn.cfg, count=lc.count_reads)
-    else: o, lc.idx, reads, _ = nsa_decode_ref(q, lc, pos, g, attn.cfg, t_hi)
-    if reads is not None: lc.reads.copy_(reads)
+    q, ks, vs = decode_heads(attn, x, pos, rope, proj)
+    g = g[:, 0].to(q.dtype)                                                                 # [B, HQ, 3]
+    if triton_step(attn, lc): o = _triton_attend(attn, lc, q, ks, vs, pos, g)
+    else:
+        append_token(attn, lc, ks, vs, pos)
+        if lc.backend == 'triton': o, lc.idx, reads = kd.nsa_decode_triton(q, lc, pos, g, attn.cfg,
+                                                                             count=lc.count_reads)
+        else: o, lc.idx, reads, _ = nsa_decode_ref(q, lc, pos, g, attn.cfg, t_hi)
+        if reads is not None: lc.reads.copy_(reads)
     return attn.o_proj(o.reshape(B, 1, -1))
 
 # %% ../nbs/11_cache.ipynb #a82dcfb8
+# a compiled step calls it as it is: Inductor's version of this masked GQA call took a dense step at batch 8, 64k from
+# 2.5 to 5.9 ms on an H100
+@torch.compiler.disable
 def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tensor|None=None) -> torch.Tensor:
     """SDPA of one query per row: `q [B, HQ, 1, K]`, `k [B, H, S, K]`, `v [B, H, S, V]`, `mask [B, 1, 1, S]` (True:
     attend) -> `[B, HQ, 1, V]`."""
@@ -351,14 +370,15 @@ def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tenso
 
 def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int|None=None, uniform:bool=False,
                        rope:dict|None=None,
+                       packed=None,       # this layer's PackedLayer, or None
                        bucket:int=256):   # masked steps attend over the length rounded up to this (one cuDNN plan each)
     "One token per row through a dense layer from its KV cache: `x [B, 1, dim]` -> `[B, 1, dim]`."
     B = x.shape[0]
-    q = attn.q_proj(x).view(B, 1, attn.n_heads, attn.d_k)
-    k = attn.k_proj(x).view(B, 1, attn.n_kv, attn.d_k)
+    q, k, v = (attn.q_proj(x), attn.k_proj(x), attn.v_proj(x)) if packed is None else packed.project(x)
+    q, k = q.view(B, 1, attn.n_heads, attn.d_k), k.view(B, 1, attn.n_kv, attn.d_k)
     cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-    _write(lc.k, k[:, 0], pos); _write(lc.v, attn.v_proj(x).view(B, attn.n_kv, attn.d_v), pos)
+    _write(lc.k, k[:, 0], pos); _write(lc.v, v.view(B, attn.n_kv, attn.d_v), pos)
     masked = not (uniform and t_hi)                                                         # equal rows need no mask
     if t_hi is None: S = lc.max_len
     # a mask anyway: round up (one cuDNN plan per bucket)
@@ -369,11 +389,11 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
         lc.reads.copy_((torch.full_like(pos, S) if ok is None else ok.sum(-1))[:, None, None].expand_as(lc.reads))
     return attn.o_proj(o.transpose(1, 2).reshape(B, 1, -1))
 
-def layer_decode(attn, x, lc, pos, t_hi=None, uniform=False, rope=None):
+def layer_decode(attn, x, lc, pos, t_hi=None, uniform=False, rope=None, packed=None):
     """Decode one token per row through one attention layer (NSA or dense); `rope`: a dict shared by the layers of one
-    step (`rope_once`)."""
+    step (`rope_once`); `packed`: the layer's `PackedLayer` or None."""
     return (dense_layer_decode if isinstance(lc, DenseLayerCache) else nsa_layer_decode)(attn, x, lc, pos, t_hi,
-            uniform, rope)
+            uniform, rope, packed)
 
 # %% ../nbs/11_cache.ipynb #08ff4866
 def peaked(attn, std:float=0.3):
@@ -492,15 +512,24 @@ def decode_step(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
     cache.lens_host = [n + 1 for n in cache.lens_host]
     return logits, cache
 
-def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool) -> torch.Tensor:
-    """One token per row through every layer (`layer_decode`), `cache.lens` advanced on the device: logits `[B, 1,
-    vocab]`."""
+def _block_decode(blk, x, lc, pos, t_hi, uniform, rope, packed=None):
+    "`Block.forward` on one token per row `x [B, 1, dim]`, its attention from the cache `lc` (`layer_decode`)."
+    x = x + layer_decode(blk.attn, blk.norm1(x), lc, pos, t_hi, uniform, rope, packed)
+    h = blk.norm2(x)
+    if packed is None: return x + blk.mlp(h)
+    a, b = F.linear(h, packed.w13).chunk(2, -1)                                             # w1 h and w3 h in one product
+    return x + blk.mlp.w2(F.silu(a) * b)
+
+def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool,
+          packs:list|None=None) -> torch.Tensor:
+    """One token per row through every block (`_block_decode`), `cache.lens` advanced on the device: logits `[B, 1,
+    vocab]`. `packs`: one `PackedLayer` per block, or None."""
     # made by the first layer, used by all
-    rope = {}
-    with _attn_calls(model, lambda i, attn, x: layer_decode(attn, x, cache.layers[i], cache.lens, t_hi, uniform, rope)):
-        logits = model(next_idx)
+    rope, x = {}, model.tok_emb(next_idx)                                                   # [B, 1, dim]
+    for i, (blk, lc) in enumerate(zip(model.blocks, cache.layers)):
+        x = _block_decode(blk, x, lc, cache.lens, t_hi, uniform, rope, packs[i] if packs else None)
     cache.lens += 1
-    return logits
+    return model.head(model.norm(x))
 
 # %% ../nbs/11_cache.ipynb #e45a1097
 def decode_vs_forward(model:TransformerLM, prompt_lens:list, T_full:int, backend:str|None=None, seed:int=0,
@@ -557,41 +586,48 @@ def decode_step_static(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeC
     a CUDA graph of it stays right as the lengths grow; advances `cache.lens` only. Returns logits `[B, 1, vocab]`."""
     return _step(model, next_idx, cache, None, False)
 
+_NO_GRAPH = ("a CUDA-graph decode (graph=True, compile=True) needs a CUDA cache whose NSA layers use the Triton path "
+             "with phi='avg': pass graph=False and compile=False")
+
 class GraphDecoder:
     """`decode_step` on one cache as a CUDA graph: the first call runs the step eagerly (compiling the kernels) and
     captures the next; later calls copy the tokens in and replay. `cache.lens_host` is advanced on the host (every
     row grows by one)."""
-    def __init__(self, model:TransformerLM, cache:DecodeCache):
+    def __init__(self, model:TransformerLM, cache:DecodeCache,
+                 compile:bool=False):   # the step packed and compiled (`compiled_decode_step`): fewer, fused launches
         if not graph_decode_ok(model, cache):
-            raise ValueError("a CUDA-graph decode needs a CUDA cache whose NSA layers use the Triton path "
-                             "with phi='avg': pass graph=False")
+            raise ValueError(_NO_GRAPH)
         self.model, self.cache, self.graph = model, cache, None
+        self.step = (functools.partial(compiled_decode_step(), packs=pack_layers(model)) if compile
+                     else decode_step_static)
     # [B, 1] -> logits [B, 1, vocab], valid until the next call
     def __call__(self, next_idx:torch.Tensor) -> torch.Tensor:
         if self.graph is None:
             s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
-            # (warm-up on a side stream, as torch's graph docs ask)
-            with torch.cuda.stream(s): logits = decode_step_static(self.model, next_idx, self.cache)
+            # (warm-up on a side stream, as torch's graph docs ask; compiles there)
+            with torch.cuda.stream(s): logits = self.step(self.model, next_idx, self.cache)
             torch.cuda.current_stream().wait_stream(s)
             self.static_in, self.graph = next_idx.clone(), torch.cuda.CUDAGraph()
             # recorded, not run
             with torch.cuda.graph(self.graph):
-                self.static_out = decode_step_static(self.model, self.static_in, self.cache)
+                self.static_out = self.step(self.model, self.static_in, self.cache)
         else:
             self.static_in.copy_(next_idx); self.graph.replay(); logits = self.static_out
         self.cache.lens_host = [n + 1 for n in self.cache.lens_host]
         return logits
 
 def generate_cached(model:TransformerLM, idx, n:int, sample, context:int|None=None,
-                    graph:bool|None=None) -> torch.Tensor:
+                    graph:bool|None=None, compile:bool=False) -> torch.Tensor:
     """`n` tokens after `idx [B, T0]`: one prefill, then one `decode_step` per token (replayed from a CUDA graph where
-    `graph_decode_ok`; `graph` None: there); past `context` the window slides and the forward re-runs."""
+    `graph_decode_ok`; `graph` None: there; `compile`: the graph of the compiled step); past `context` the window
+    slides and the forward re-runs."""
     ctx = context or idx.shape[1] + n
     logits, cache = prefill(model, idx[:, -ctx:], max_len=min(ctx, idx.shape[1] + n), all_logits=False,
                             count_reads=False)
     # (3: a capture costs about a step)
     use_graph = graph_decode_ok(model, cache) and cache.max_len - cache.lens_host[0] >= 3 if graph is None else graph
-    step = GraphDecoder(model, cache) if use_graph else (lambda nxt: decode_step(model, nxt, cache)[0])
+    if compile and not graph_decode_ok(model, cache): raise ValueError(_NO_GRAPH)
+    step = GraphDecoder(model, cache, compile) if use_graph else (lambda nxt: decode_step(model, nxt, cache)[0])
     for i in range(n):
         nxt = sample(logits[:, -1])
         idx = torch.cat([idx, nxt], 1)
@@ -600,3 +636,52 @@ def generate_cached(model:TransformerLM, idx, n:int, sample, context:int|None=No
         # past `context`: the window slides
         else: logits = model(idx[:, -ctx:])[:, -1:]
     return idx
+
+# %% ../nbs/11_cache.ipynb #c49387a5
+@dataclass
+class PackedLayer:
+    """A block's decode products that read the same input, packed: q, k, v (and an NSA layer's first gate layer) in
+    one matrix, the MLP's w1 and w3 in another."""
+    w_in: torch.Tensor          # [sum(splits), dim]
+    b_in: torch.Tensor|None     # [sum(splits)]: zeros, then the gate layer's bias (NSA); None (dense)
+    splits: tuple               # output widths: q, k, v (, the gate layer)
+    w13: torch.Tensor           # [2 * hidden, dim]: w1's rows, then w3's
+    def project(self, x:torch.Tensor) -> tuple:
+        "`x [B, 1, dim]` -> q, k, v (, the gate layer's output), flat `[B, 1, width]` each, from one product."
+        return F.linear(x, self.w_in, self.b_in).split(self.splits, -1)
+
+def _gate_first(gate) -> torch.nn.Linear: return gate.net[0] if isinstance(gate.net, torch.nn.Sequential) else gate.net
+
+def gate_from_first(gate, h:torch.Tensor) -> torch.Tensor:
+    "`BranchGate.forward` from its first layer's output `h [..., width]`: gates `[..., HQ, 3]`."
+    rest = gate.net[1:] if isinstance(gate.net, torch.nn.Sequential) else torch.nn.Identity()
+    return torch.sigmoid(rest(h)).unflatten(-1, (gate.n_heads, 3))
+
+@torch.no_grad()
+def pack_layer(blk) -> PackedLayer:
+    "A packed copy of block `blk`'s decode products (its weights as they are now)."
+    a = blk.attn
+    ws, b = [a.q_proj.weight, a.k_proj.weight, a.v_proj.weight], None
+    if isinstance(a, NSAttention):
+        first = _gate_first(a.gate)
+        fb = first.bias if first.bias is not None else first.weight.new_zeros(first.out_features)
+        b = torch.cat([ws[0].new_zeros(sum(w.shape[0] for w in ws)), fb.to(ws[0].dtype)])
+        ws.append(first.weight)
+    return PackedLayer(torch.cat(ws), b, tuple(w.shape[0] for w in ws),
+                       torch.cat([blk.mlp.w1.weight, blk.mlp.w3.weight]))
+
+def pack_layers(model:TransformerLM) -> list[PackedLayer]:
+    "`pack_layer` of every block."
+    return [pack_layer(b) for b in model.blocks]
+
+# %% ../nbs/11_cache.ipynb #e93a7206
+@torch.no_grad()
+def decode_step_packed(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache, packs:list) -> torch.Tensor:
+    "`decode_step_static` through the packed products `packs` (`pack_layers(model)`): logits `[B, 1, vocab]`."
+    return _step(model, next_idx, cache, None, False, packs)
+
+@functools.cache
+def compiled_decode_step(backend:str='inductor'):
+    """`decode_step_packed` through `torch.compile`, made once per backend and shared by every model and cache
+    (dynamo's guards tell them apart; a second cache size compiles once more, with symbolic sizes from then on)."""
+    return torch.compile(decode_step_packed, backend=backend)

@@ -213,7 +213,8 @@ def _check_idx(self:TransformerLM, idx):
     if idx.is_floating_point() or idx.is_complex() or idx.dtype == torch.bool:
         raise TypeError(f"idx is {idx.dtype}: token ids must be integers, e.g. idx.long()")
     # the range check reads the ids on the host: skipped where that would stall a GPU training step or break a graph
-    if torch.compiler.is_compiling() or (idx.device.type != 'cpu' and self.training): return
+    if torch.compiler.is_compiling() or (idx.device.type != 'cpu' and (self.training or
+                                                                       torch.cuda.is_current_stream_capturing())): return
     lo, hi = (int(v) for v in torch.aminmax(idx))
     V = self.tok_emb.num_embeddings
     if lo < 0 or hi >= V:
@@ -278,6 +279,8 @@ def generate(self:TransformerLM,
              context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
              cached:bool|None=None,     # None: cached where every layer has one; True: require it; False: full forwards
              graph:bool|None=None,      # cached steps replayed from a CUDA graph; None: where the caches allow it
+             compile:bool=False,        # the replayed step packed and compiled (notebook 11): faster steps, after
+                                        # seconds of compiling at the first call of a model and cache size
             ) -> torch.Tensor:
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
     if idx.dim() == 1: idx = idx[None]
@@ -289,11 +292,14 @@ def generate(self:TransformerLM,
     if graph and not use_cache:
         raise ValueError("graph=True replays cached decode steps: it needs cached=True "
                          "(or None with a decode cache in every layer)")
+    if compile and (graph is False or not use_cache):
+        raise ValueError("compile=True replays a compiled decode step from a CUDA graph: it needs cached and graph "
+                         "True or None")
     sample = lambda logits: sample_next(logits.float(), temperature, top_k, generator)     # [B, vocab] -> [B, 1]
     with evaluating(self):
         if not use_cache: return self.generate_full(idx, max_new_tokens, sample, context)
         from nsa_nb.cache import generate_cached
-        return generate_cached(self, idx, max_new_tokens, sample, context, graph)
+        return generate_cached(self, idx, max_new_tokens, sample, context, graph, compile)
 
 @patch
 def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
