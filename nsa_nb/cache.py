@@ -356,8 +356,8 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
     return attn.o_proj(o.reshape(B, 1, -1))
 
 # %% ../nbs/11_cache.ipynb #a82dcfb8
-# a compiled step calls it as it is: Inductor's version of this masked GQA call took a dense step at batch 8, 64k from
-# 2.5 to 5.9 ms on an H100
+# a compiled step calls it as it is: the dense attention over the cache stays the kernel SDPA picks, as NSA's stays
+# its Triton launches, so that compiling changes only what is around the attention
 @torch.compiler.disable
 def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tensor|None=None) -> torch.Tensor:
     """SDPA of one query per row: `q [B, HQ, 1, K]`, `k [B, H, S, K]`, `v [B, H, S, V]`, `mask [B, 1, 1, S]` (True:
