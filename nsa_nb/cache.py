@@ -500,6 +500,7 @@ def _check_step(model:TransformerLM, next_idx, cache):
     if max(cache.lens_host) >= cache.max_len:
         raise ValueError(f"the cache is full: a sequence already holds max_len={cache.max_len} tokens; "
                          "prefill with a larger max_len")
+    model._check_idx(next_idx)                         # the ids' range (read on the host, except while capturing)
 
 # %% ../nbs/11_cache.ipynb #3e69984e
 @torch.no_grad()
@@ -661,6 +662,8 @@ def gate_from_first(gate, h:torch.Tensor) -> torch.Tensor:
 def pack_layer(blk) -> PackedLayer:
     "A packed copy of block `blk`'s decode products (its weights as they are now)."
     a = blk.attn
+    lins = (a.q_proj, a.k_proj, a.v_proj, blk.mlp.w1, blk.mlp.w3)
+    if any(l.bias is not None for l in lins): raise ValueError("pack_layer packs weights only: q/k/v/w1/w3 have biases")
     ws, b = [a.q_proj.weight, a.k_proj.weight, a.v_proj.weight], None
     if isinstance(a, NSAttention):
         first = _gate_first(a.gate)

@@ -133,8 +133,10 @@ Exit codes: 0 done, 1 no checkpoint there or no tokenizer, 2 bad option, or a fi
     ids = [int(t) for t in tok.encode(prompt)] or [tok.eot]
     g = torch.Generator(device=dev).manual_seed(seed)
     t0 = time.perf_counter()
-    out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=0.0 if greedy else temperature,
-                         top_k=top_k or None, generator=g, context=cfg.train.seq_len, compile=compile)
+    try: out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=0.0 if greedy else
+                              temperature, top_k=top_k or None, generator=g, context=cfg.train.seq_len, compile=compile)
+    except ValueError as e:                                      # e.g. --compile for a model without a graph step
+        print(f"nsa_nb_generate: {e}" + ("; or drop --compile" if compile else ''), file=sys.stderr); return 2
     text = tok.decode(out[0].tolist())                                                      # (tolist waits for the GPU)
     n_new, s = out.shape[1] - len(ids), time.perf_counter() - t0
     print(text)
