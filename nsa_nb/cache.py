@@ -587,9 +587,6 @@ def decode_step_static(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeC
     a CUDA graph of it stays right as the lengths grow; advances `cache.lens` only. Returns logits `[B, 1, vocab]`."""
     return _step(model, next_idx, cache, None, False)
 
-_NO_GRAPH = ("a CUDA-graph decode (graph=True, compile=True) needs a CUDA cache whose NSA layers use the Triton path "
-             "with phi='avg': pass graph=False and compile=False")
-
 class GraphDecoder:
     """`decode_step` on one cache as a CUDA graph: the first call runs the step eagerly (compiling the kernels) and
     captures the next; later calls copy the tokens in and replay. `cache.lens_host` is advanced on the host (every
@@ -597,7 +594,8 @@ class GraphDecoder:
     def __init__(self, model:TransformerLM, cache:DecodeCache,
                  compile:bool=False):   # the step packed and compiled (`compiled_decode_step`): fewer, fused launches
         if not graph_decode_ok(model, cache):
-            raise ValueError(_NO_GRAPH)
+            raise ValueError("a CUDA-graph decode (graph=True, compile=True) needs a CUDA cache whose NSA layers use "
+                             "the Triton path with phi='avg': pass graph=False and compile=False")
         self.model, self.cache, self.graph = model, cache, None
         self.step = (functools.partial(compiled_decode_step(), packs=pack_layers(model)) if compile
                      else decode_step_static)
@@ -627,8 +625,8 @@ def generate_cached(model:TransformerLM, idx, n:int, sample, context:int|None=No
                             count_reads=False)
     # (3: a capture costs about a step)
     use_graph = graph_decode_ok(model, cache) and cache.max_len - cache.lens_host[0] >= 3 if graph is None else graph
-    if compile and not graph_decode_ok(model, cache): raise ValueError(_NO_GRAPH)
-    step = GraphDecoder(model, cache, compile) if use_graph else (lambda nxt: decode_step(model, nxt, cache)[0])
+    eager = lambda nxt: decode_step(model, nxt, cache)[0]
+    step = GraphDecoder(model, cache, compile) if use_graph or compile else eager   # compile: the graph, or its error
     for i in range(n):
         nxt = sample(logits[:, -1])
         idx = torch.cat([idx, nxt], 1)

@@ -129,7 +129,10 @@ def seed_margin(rows:list[dict], a:str='nsa', b:str='dense', key:str='final_val_
     df = pd.DataFrame(rows)
     for m in (a, b):
         if m not in set(df.attn): raise ValueError(f"no run of model {m!r} (models: {sorted(set(df.attn))})")
-    g = df[np.isfinite(df[key].astype(float))].groupby('attn')[key]
+    df = df[np.isfinite(df[key].astype(float))]
+    for m in (a, b):
+        if m not in set(df.attn): raise ValueError(f"model {m!r} has no finite {key} (NaN in every run)")
+    g = df.groupby('attn')[key]
     lo, hi, mean, n = g.min(), g.max(), g.mean(), g.count()
     spread = float((hi - lo)[[a, b]].max())                          # largest seed-to-seed difference of a model
     gap, worst = float(mean[b] - mean[a]), float(lo[b] - hi[a])       # worst: a's worst run against b's best

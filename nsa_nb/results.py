@@ -48,7 +48,9 @@ def save_result(path,                   # file to write (`.json` added if missin
     "Write a result file with the device and versions filled in; atomic (temporary file, then rename)."
     path = Path(path)
     if path.suffix != '.json': path = path.with_suffix('.json')
-    on = dict(device=device_name(), versions=versions()) | (measured_on or {})   # the runs' own where given
+    on = dict(measured_on or {})                                                  # the runs' own where given
+    if 'device' not in on: on['device'] = device_name()
+    if 'versions' not in on: on['versions'] = versions()
     res = dict(title=title, device=on['device'], versions=on['versions'], command=command,
                date=date or datetime.date.today().isoformat(), notes=notes, rows=list(rows), **extra)
     path.parent.mkdir(parents=True, exist_ok=True)
