@@ -13,7 +13,7 @@ from .results import load_result, result_frame, results_dir
 
 # %% auto #0
 __all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'val_at', 'same_time_rows', 'seed_margin',
-           'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'summary_lines']
+           'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'pool_same_time', 'summary_lines']
 
 # %% ../nbs/14_longctx.ipynb #d9f212e5
 def read_run(run_dir) -> dict:   # a run directory, or what read_run gave (returned as it is)
@@ -96,6 +96,10 @@ def _alike(r:dict) -> tuple:
     cfg = {(s, f): v for s, sec in r['config'].items() if isinstance(sec, dict) for f, v in sec.items()}
     return sorted((k, repr(v)) for k, v in cfg.items() if k not in _VARIED), r['env'].get('data')
 
+def _equal_points(vx:dict) -> tuple[float, float]:
+    "The furthest tokens and seconds at which every run validated, from `{run: (tokens, seconds)}` of its validations."
+    return min(t.max() for t, _ in vx.values()), min(s.max() for _, s in vx.values())
+
 def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run directory or read_run dict}
     "A row per run of a same-time comparison, and the token count and minutes that every run reached."
     rs = {k: read_run(v) for k, v in runs.items()}
@@ -107,8 +111,7 @@ def same_time_rows(runs:dict) -> tuple[list[dict], dict]:   # {label: run direct
             raise ValueError(f"runs {k0!r} and {k!r} differ in their data or in settings other than model.attn, "
                              f"train.seed and train.steps: a same-time comparison needs runs made alike")
     vx = {k: _val_x(r) for k, r in rs.items()}                   # (tokens, seconds) of each validation
-    tok_all = min(t.max() for t, _ in vx.values())             # the furthest point every run validated at
-    sec_all = min(s.max() for _, s in vx.values())
+    tok_all, sec_all = _equal_points(vx)
     rows = []
     for k, r in rs.items():
         tr, va, tc, met = r['train'].dropna(subset=['tokens']), r['val'], r['config']['train'], r['metrics']
@@ -181,23 +184,52 @@ def curve_runs(df:pd.DataFrame) -> dict:
         out[run] = dict(train=tr.reset_index(drop=True), val=va.reset_index(drop=True), metrics={}, config={}, env={})
     return out
 
+# %% ../nbs/14_longctx.ipynb #450ae561
+def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:   # result dicts, each with its `curves`
+    """One same-time comparison from several results of it (e.g. one seed each): rows, curves and the points every run
+    reached; each row's losses at equal tokens and equal time taken again at those points."""
+    r0 = results[0]
+    for r in results[1:]:
+        for k in ('title', 'data', 'device'):
+            if r.get(k) != r0.get(k):
+                raise ValueError(f"results differ in their {k} ({r0.get(k)!r} and {r.get(k)!r}): pool only runs made "
+                                 "alike, on the same kind of device")
+    many = len({row['seed'] for r in results for row in r['rows']}) > 1
+    rows, curves = [], []
+    for r in results:
+        for row in r['rows']:
+            label = f"{row['run']}, seed {row['seed']}" if many and 'seed' not in row['run'] else row['run']
+            rows.append(dict(row, run=label)); curves.append(r['curves'][r['curves'].run == row['run']].assign(run=label))
+    if len(labels := [row['run'] for row in rows]) != len(set(labels)):
+        raise ValueError(f"two pooled runs are labelled alike ({labels}): give each result's runs distinct labels")
+    cf = pd.concat(curves, ignore_index=True)
+    runs = curve_runs(cf)
+    tok_all, sec_all = _equal_points({k: _val_x(r) for k, r in runs.items()})
+    for row in rows:
+        row.update(val_loss_at_equal_tokens=round(val_at(runs[row['run']], tok_all), 4),
+                   val_loss_at_equal_time=round(val_at(runs[row['run']], sec_all, by='time'), 4))
+    return rows, cf, dict(equal_tokens_M=round(tok_all / 1e6, 2), equal_minutes=round(sec_all / 60, 2))
+
 # %% ../nbs/14_longctx.ipynb #2703dc45
 def summary_lines() -> list[str]:
     "One line each, for the README: the same-wall-time comparison at 8k and passkey retrieval, from `results/longctx`."
-    lm = load_result('longctx/lm_8k')
-    n, d, ds = same_time_pick(lm['rows'])   # NSA; dense on a schedule that fills the time; dense on NSA's schedule
-    ref, seeds = ds or d, sorted({r['seed'] for r in lm['rows']})
+    lm, ss = load_result('longctx/lm_8k'), load_result('longctx/lm_8k_same_schedule')
+    seeds = sorted({r['seed'] for r in lm['rows']})
+    picks = [same_time_pick(lm['rows'], s)[:2] for s in seeds]                 # (NSA, dense) of each seed
+    mean = lambda i, k: float(np.mean([p[i][k] for p in picks]))              # over seeds; i: 0 NSA, 1 dense
     cmp = lambda x, y: 'lower' if x < y else 'higher'
-    nt, rt = n['val_loss_at_equal_tokens'], ref['val_loss_at_equal_tokens']
+    n, d = mean(0, 'final_val_loss'), mean(1, 'final_val_loss')
+    sn, _, sd = same_time_pick(ss['rows'])   # NSA and dense on NSA's schedule: the per-token comparison
+    nt, rt = sn['val_loss_at_equal_tokens'], sd['val_loss_at_equal_tokens']
     l1 = (f"Same wall time at seq_len 8192 ({lm['device']}, the 125M model's body with bytes, compiled, "
-          f"{n['minutes']:.1f} minutes a run, {len(seeds)} seed{'s' * (len(seeds) > 1)}): per token NSA's validation "
-          f"loss was {cmp(nt, rt)} than dense attention's ({nt:.3f} against {rt:.3f} at {lm['equal_tokens_M']:.0f}M "
-          f"tokens{' of the same schedule' if ds else ''}); per minute dense attention ran "
-          f"{d['tokens_per_s'] / n['tokens_per_s']:.1f}x NSA's tokens/s and ended {cmp(d['final_val_loss'], n['final_val_loss'])} "
-          f"({d['final_val_loss']:.3f} against NSA's {n['final_val_loss']:.3f}).")
+          f"{lm['equal_minutes']:.1f} minutes a run, {len(seeds)} seed{'s' * (len(seeds) > 1)}): dense attention ran "
+          f"{mean(1, 'tokens_per_s') / mean(0, 'tokens_per_s'):.2f}x NSA's tokens/s and ended {cmp(d, n)} (mean "
+          f"validation loss {d:.3f} against NSA's {n:.3f}); per token, on the same schedule (one seed), NSA's loss was "
+          f"{cmp(nt, rt)} ({nt:.3f} against {rt:.3f} at {ss['equal_tokens_M']:.0f}M tokens).")
     if (m := lm.get('margin', {}).get('final_val_loss')) and m['a_wins'] is not None:
         l1 += (f" Over {m['seeds']} seeds NSA {'beats' if m['a_wins'] else 'does not beat'} dense attention by more "
-               f"than the seed spread (gap {m['gap']:.3f}, spread {m['spread']:.3f}).")
+               f"than the seed spread ({'NSA' if m['gap'] > 0 else 'dense attention'} ahead by {abs(m['gap']):.3f} on "
+               f"the mean, seed spread {m['spread']:.3f}).")
     rp = load_result('longctx/passkey_repeats'); df = pd.DataFrame(rp['rows'])
     far = df[df.distance.between(64, 1792)].groupby('model').accuracy.agg(['mean', 'min'])
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]

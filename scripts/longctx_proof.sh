@@ -8,7 +8,8 @@
 #                 faster model finish early. SAME_SCHEDULE=1 adds a dense run on NSA's schedule (the per-token
 #                 comparison, step for step). LM_DATA: 'pysrc' (default) for this node's installed Python sources
 #                 (scripts/pysrc_corpus.py, LM_MB MB), 'stdlib' (8.6M tokens: repeats within minutes), or a .jsonl/.txt path.
-#                 Then OUT/lm_8k.json and OUT/lm_8k_curves.csv (scripts/same_time_result.py; copy them to results/longctx)
+#                 Then OUT/lm_8k.json and OUT/lm_8k_curves.csv (scripts/same_time_result.py; copy them to results/longctx;
+#                 seeds run on separate machines: pool their files with scripts/same_time_result.py PREFIX --add A.json --add B.json)
 #   passkey_base  a small NSA model trained as a language model on the standard library at seq_len 2048 for BASE_MIN
 #                 minutes (BASE_STEPS steps of schedule); its weights alone (bf16, with the config) go to OUT/pk_base.pt
 #   passkey_ft    from OUT/pk_base.pt (or BASE=file): fine-tuned on passkey retrieval (keys 59..2028 tokens back) as NSA

@@ -3,12 +3,16 @@
 Writes PREFIX.json (nsa_nb.results format: a row per run from nsa_nb.longctx.same_time_rows, the seed margin of NSA
 against dense attention, the data) and PREFIX_curves.csv (curves_frame) beside it; notebook 14 renders both.
 The device and versions are the runs' own (their env.json), wherever this script runs.
+With --add, earlier results of the same comparison (another seed, made on another machine of the same kind) are
+pooled with these runs (nsa_nb.longctx.pool_same_time); with --add alone, the results are pooled.
 Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --command "how the runs were made"
            [--labels "NSA, seed 1;dense, seed 1;..."]  (default: model and seed; add a label where those repeat)
+           [--add EARLIER.json ...]
 """
-import argparse
+import argparse, json, re
 from pathlib import Path
-from nsa_nb.longctx import curves_frame, read_run, same_time_pick, same_time_rows, seed_margin
+import pandas as pd
+from nsa_nb.longctx import curves_frame, pool_same_time, read_run, same_time_pick, same_time_rows, seed_margin
 from nsa_nb.results import save_result
 
 NAMES = {'nsa': 'NSA', 'dense': 'dense (SDPA)', 'window': 'window only'}
@@ -16,11 +20,51 @@ NAMES = {'nsa': 'NSA', 'dense': 'dense (SDPA)', 'window': 'window only'}
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('prefix', help='PREFIX.json and PREFIX_curves.csv are written')
-    ap.add_argument('runs', nargs='+', help='run directories (train.out_dir of each run)')
+    ap.add_argument('runs', nargs='*', help='run directories (train.out_dir of each run)')
     ap.add_argument('--command', default='', help='the command that made the runs')
     ap.add_argument('--labels', default='', help="labels separated by ';', one per run directory")
     ap.add_argument('--notes', default='', help='a sentence to add to the notes (where each run ran, say)')
+    ap.add_argument('--add', action='append', default=[], metavar='RESULT.json',
+                    help='an earlier result of this comparison (its curves CSV beside it) to pool with; repeatable')
     a = ap.parse_args()
+    if not a.runs and not a.add: ap.error('give run directories, --add result files, or both')
+    results = [earlier(p, ap) for p in a.add]
+    if a.runs: results.insert(0, from_runs(a, ap))
+    if len(results) == 1: res = results[0]
+    else:
+        try: rows, cf, equal = pool_same_time(results)
+        except ValueError as e: ap.error(str(e))
+        src = [(r, row['run']) for r in results for row in r['rows']]                # pooled rows' own results, in order
+        res = dict(results[0], rows=rows, curves=cf, **equal, command=a.command or results[0]['command'],
+                   status={row['run']: r['status'].get(old) for row, (r, old) in zip(rows, src)},
+                   date=max(r['date'] for r in results),
+                   notes=re.sub(r"seeds \[[^]]*\]", f"seeds {sorted({row['seed'] for row in rows})}", results[0]['notes'])
+                         + ' Pooled from results made on separate machines of this kind: '
+                         + '; '.join(f"{r['date']}, `{r['command']}`" for r in results) + '.')
+    rows = res['rows']
+    prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
+    res['curves'].to_csv(prefix.parent / curves, index=False)
+    try: pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense
+    except ValueError as e: ap.error(f"{e}: give one NSA run and one or two dense runs per seed")
+    margin = {k: seed_margin(pairs, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')}
+    p = save_result(prefix.with_suffix('.json'), rows, res['command'], res['title'], res['notes'], files=[curves],
+                    data=res['data'], status=res['status'], margin=margin,
+                    measured_on=dict(device=res['device'], versions=res['versions']), date=res['date'],
+                    equal_tokens_M=res['equal_tokens_M'], equal_minutes=res['equal_minutes'])
+    print(f"{p} and {prefix.parent / curves}:")
+    for r in rows: print('  ', r)
+    for k, m in margin.items(): print('  margin', m)
+
+def earlier(path, ap) -> dict:
+    "A result file written by this script, with its curves."
+    p = Path(path)
+    if not p.is_file(): ap.error(f"--add {path}: no such result file")
+    res = json.loads(p.read_text())
+    if 'equal_tokens_M' not in res or not res.get('files'): ap.error(f"--add {path}: not a same-time result of this script")
+    return dict(res, curves=pd.read_csv(p.parent / res['files'][0]))
+
+def from_runs(a, ap) -> dict:
+    "The result of run directories `a.runs`, as a dict with its curves."
     labels = [l.strip() for l in a.labels.split(';')] if a.labels else []
     if labels and len(labels) != len(a.runs): ap.error(f"--labels names {len(labels)} runs, not {len(a.runs)}")
     runs = {}
@@ -38,12 +82,6 @@ def main():
     on = dict(device=' / '.join(gpus), versions={k: env.get(k) for k in ('python', 'torch', 'cuda', 'triton')})
     tc, dc, mc = first['config']['train'], first['config']['data'], first['config']['model']
     data = dict(dataset=dc['dataset'], file=Path(dc.get('path', '')).name, tokenizer=dc['tokenizer'], **env.get('data', {}))
-    status = {k: r['metrics'].get('status') for k, r in runs.items()}
-    prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
-    curves_frame(runs).to_csv(prefix.parent / curves, index=False)
-    try: pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense
-    except ValueError as e: ap.error(f"{e}: give one NSA run and one or two dense runs per seed")
-    margin = {k: seed_margin(pairs, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')}
     title = (f"NSA against dense attention for the same wall time: {mc['dim']}-dim {mc['n_layers']}-layer model, "
              f"{dc['tokenizer']} vocabulary, seq_len {tc['seq_len']}, {tc.get('max_minutes')} minutes a run")
     notes = (f"nsa_nb_train with model.attn=nsa and dense, train.compile={tc.get('compile')}, {tc['batch_size']} x "
@@ -53,10 +91,7 @@ def main():
              f"{data.get('val_docs')} documents held out with data.split_seed={dc.get('split_seed')}, the same for "
              f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the training "
              f"loop from its first step, evaluations and checkpoints included. {a.notes}").strip()
-    p = save_result(prefix.with_suffix('.json'), rows, a.command, title, notes, files=[curves], data=data,
-                    status=status, margin=margin, measured_on=on, date=env['time'][:10], **equal)
-    print(f"{p} and {prefix.parent / curves}:")
-    for r in rows: print('  ', r)
-    for k, m in margin.items(): print('  margin', m)
+    return dict(title=title, notes=notes, rows=rows, curves=curves_frame(runs), data=data, command=a.command,
+                status={k: r['metrics'].get('status') for k, r in runs.items()}, date=env['time'][:10], **on, **equal)
 
 if __name__ == '__main__': main()
