@@ -18,10 +18,10 @@ from .cache import (predicted_reads, fill_random_, layer_cache, layer_decode, sd
 from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
-__all__ = ['SHAPES', 'IMPLS', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS', 'nsa_full',
-           'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
-           'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
-           'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'nsa_nb_bench']
+__all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
+           'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
+           'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode',
+           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -87,20 +87,23 @@ def work(T:int, HQ:int, H:int, K:int, V:int, cfg:NSAConfig, B:int=1) -> dict:
                 key_ratio=(T / 2) / (T / (2 * cfg.d) + min(T / 2, cfg.n_sel * cfg.l_sel) + min(T / 2, cfg.w)))
 
 # %% ../nbs/12_bench.ipynb #0f2fb42c
-SHAPES = {'paper': (64, 4, 128, 128), 'model125m': (12, 2, 64, 64)}   # (HQ, H, K, V)
+SHAPES = {'paper': (64, 4, 128, 128), 'model125m': (12, 2, 64, 64),    # (HQ, H, K, V)
+          'paper_k192': (64, 4, 192, 128), 'paper_k256': (64, 4, 256, 256)}   # the paper's heads, larger head dims
 IMPLS = ('sdpa', 'sdpa_flash', 'nsa', 'fla')                            # what `time_impl` runs
+TRAIN_BATCHES = ((16, 2048), (4, 8192))   # (B, T) of the 125M model's training steps, 32k tokens each
 
-def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'model125m'), impls=IMPLS,
-                  modes=('fwd', 'fwdbwd'), cfg:NSAConfig|None=None, log=print) -> list[dict]:
-    "Time every (shape, T, impl, mode); rows of dicts. An impl that cannot run a shape is recorded with its error."
+def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=tuple(SHAPES), impls=IMPLS,
+                  modes=('fwd', 'fwdbwd'), cfg:NSAConfig|None=None, log=print,
+                  train_batches=TRAIN_BATCHES) -> list[dict]:   # more (B, T) at the model125m shape, if it is in shapes
+    "Time every (shape, B, T, impl, mode), B=1 at `lengths`; rows of dicts. An impl that cannot run is recorded with its error."
     cfg, rows = cfg or NSAConfig(), []
     for shape in shapes:
         HQ, H, K, V = SHAPES[shape]
-        for T in lengths:
+        for B, T in [(1, T) for T in lengths] + (list(train_batches) if shape == 'model125m' else []):
             for impl in impls:
                 for mode in modes:
-                    r = dict(shape=shape, T=T, impl=impl, mode=mode, HQ=HQ, H=H, K=K, V=V)
-                    try: r['ms'], r['peak_mib'] = time_impl(impl, 1, T, HQ, H, K, V, cfg, mode)
+                    r = dict(shape=shape, B=B, T=T, impl=impl, mode=mode, HQ=HQ, H=H, K=K, V=V)
+                    try: r['ms'], r['peak_mib'] = time_impl(impl, B, T, HQ, H, K, V, cfg, mode)
                     except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:160]}"
                     torch.cuda.empty_cache()
                     rows.append(r); log(json.dumps(r))
@@ -108,10 +111,11 @@ def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=('paper', 'm
 
 # %% ../nbs/12_bench.ipynb #cfd99aa0
 def speedups(rows:list[dict]) -> list[dict]:
-    "One row per (shape, T, mode): ms of each impl and speed-up over sdpa (`*_x`) and over sdpa_flash (`*_x_flash`)."
+    "One row per (shape, B, T, mode): ms of each impl and speed-up over sdpa (`*_x`) and over sdpa_flash (`*_x_flash`)."
     out = {}
     for r in rows:
-        o = out.setdefault((r['shape'], r['T'], r['mode']), dict(shape=r['shape'], T=r['T'], mode=r['mode']))
+        B = r.get('B', 1)
+        o = out.setdefault((r['shape'], B, r['T'], r['mode']), dict(shape=r['shape'], B=B, T=r['T'], mode=r['mode']))
         o[r['impl']] = r.get('ms'); o[r['impl'] + '_mib'] = r.get('peak_mib')
     for o in out.values():
         for impl in ('nsa', 'fla'):
@@ -122,20 +126,37 @@ def speedups(rows:list[dict]) -> list[dict]:
 def table(rows:list[dict]) -> str:
     "Markdown table of `speedups(rows)`."
     f = lambda x, p='.2f': '-' if x is None else format(x, p)
-    cols = ['shape', 'T', 'mode', 'sdpa ms', 'sdpa_flash ms', 'nsa ms', 'nsa x', 'nsa x flash', 'fla ms', 'fla x',
+    cols = ['shape', 'B', 'T', 'mode', 'sdpa ms', 'sdpa_flash ms', 'nsa ms', 'nsa x', 'nsa x flash', 'fla ms', 'fla x',
             'fla x flash', 'sdpa MiB', 'nsa MiB']
     lines = ['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)]
     for o in speedups(rows):
         ms = [f(o.get(k)) for k in ('sdpa', 'sdpa_flash', 'nsa', 'nsa_x', 'nsa_x_flash', 'fla', 'fla_x', 'fla_x_flash')]
         mib = [f(o.get(k), '.0f') for k in ('sdpa_mib', 'nsa_mib')]
-        lines.append('| ' + ' | '.join(map(str, [o['shape'], o['T'], o['mode']] + ms + mib)) + ' |')
+        lines.append('| ' + ' | '.join(map(str, [o['shape'], o['B'], o['T'], o['mode']] + ms + mib)) + ' |')
     return '\n'.join(lines)
+
+# %% ../nbs/12_bench.ipynb #8fc6761a
+def per_flop(rows:list[dict], base:str='paper', cfg:NSAConfig|None=None) -> list[dict]:
+    """Per (shape, T, mode) at batch 1, for every shape with `base`'s heads (HQ, H) but other head dims: NSA's and SDPA's
+    time per forward FLOP over `base`'s (`*_per_flop_x`; 1.0: as efficient as at `base`'s head dims)."""
+    cfg, (HQ, H, K0, V0) = cfg or NSAConfig(), SHAPES[base]
+    sp = {(o['shape'], o['T'], o['mode']): o for o in speedups(rows) if o['B'] == 1}
+    out = []
+    for (shape, T, mode), o in sp.items():
+        hq, h, K, V = SHAPES[shape]
+        if (hq, h) != (HQ, H) or (K, V) == (K0, V0) or (base, T, mode) not in sp: continue
+        b, w, w0 = sp[base, T, mode], work(T, HQ, H, K, V, cfg), work(T, HQ, H, K0, V0, cfg)
+        r = dict(shape=shape, K=K, V=V, T=T, mode=mode)
+        for impl, flop in (('nsa', 'nsa_flop'), ('sdpa', 'dense_flop')):
+            if o.get(impl) and b.get(impl): r[f'{impl}_ms'], r[f'{impl}_per_flop_x'] = o[impl], (o[impl] / w[flop]) / (b[impl] / w0[flop])
+        out.append(r)
+    return out
 
 # %% ../nbs/12_bench.ipynb #dbff3731
 def plot_kernels(rows:list[dict], path=None):
-    "Time against T per shape and mode (log-log), and peak memory of forward+backward."
+    "Time against T per shape and mode (log-log), and peak memory of forward+backward; batch 1."
     import matplotlib.pyplot as plt
-    sp = speedups(rows)
+    sp = [o for o in speedups(rows) if o['B'] == 1]
     shapes = sorted({o['shape'] for o in sp})
     fig, axs = plt.subplots(1, len(shapes) + 1, figsize=(5 * (len(shapes) + 1), 3.6))
     for ax, shape in zip(axs, shapes):
@@ -145,7 +166,7 @@ def plot_kernels(rows:list[dict], path=None):
                 pts = [(o['T'], o[impl]) for o in sp if o['shape'] == shape and o['mode'] == mode and o.get(impl)]
                 if pts: ax.plot(*zip(*pts), ls, color=c, marker='o', label=f'{impl} {mode}')
         ax.set(xscale='log', yscale='log', xlabel='T', ylabel='ms', title=shape); ax.legend(fontsize=7)
-    for shape, m in zip(shapes, 'os'):
+    for shape, m in zip(shapes, 'os^v'):
         for impl, c in (('sdpa', 'tab:gray'), ('nsa', 'tab:blue')):
             pts = [(o['T'], o[impl + '_mib']) for o in sp
                    if o['shape'] == shape and o['mode'] == 'fwdbwd' and o.get(impl + '_mib')]
@@ -387,7 +408,7 @@ def bench_generate(prompts=(2048, 16384),     # prompt lengths
 def summary_rows(root=None) -> list[dict]:
     "Rows {what, T, dense, nsa, speedup, unit} for the README's table, read from results/ (`root`: another folder)."
     kern, tr, dec = (load_result(n, root)['rows'] for n in ('kernels', 'train', 'decode'))
-    ms = {(r['shape'], r['T'], r['impl'], r['mode']): r.get('ms') for r in kern}
+    ms = {(r['shape'], r['T'], r['impl'], r['mode']): r.get('ms') for r in kern if r.get('B', 1) == 1}
     out = [dict(what='attention forward+backward, paper shape', T=T, dense=ms['paper', T, 'sdpa', 'fwdbwd'],
                 nsa=ms['paper', T, 'nsa', 'fwdbwd'], unit='ms') for T in (8192, 16384, 65536)]
     tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr if r.get('compiled', True)}   # compiled rows
@@ -423,6 +444,14 @@ GENERATE_NOTES = ("128 new tokens, greedy, random weights, prefill included. Col
                   "near-tie can round the other way).")
 DECODE_PARTS = ('core', 'layer', 'model')
 
+def _batch_shapes(s:str) -> list[tuple[int, int]]:
+    "`--train_batches` '16x2048,4x8192' as [(16, 2048), (4, 8192)] ('' for none), or SystemExit saying what to write."
+    try: out = [tuple(int(n) for n in x.lower().split('x')) for x in s.split(',') if x.strip()]
+    except ValueError: out = None
+    if out is None or any(len(bt) != 2 or min(bt) < 1 for bt in out):
+        raise SystemExit(f"--train_batches takes comma-separated BxT, e.g. 16x2048,4x8192 ('' for none); got {s!r}")
+    return out
+
 def _csv(s:str, name:str, cast=str, allowed=None) -> list:
     "Comma-separated option `name` as a list, or SystemExit saying what to write."
     try: xs = [cast(x) for x in s.split(',') if x.strip()]
@@ -448,7 +477,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  out:str='runs/bench',
                  # comma-separated sequence lengths (decode: contexts, generate: prompts); defaults: BENCH_DEFAULTS
                  lengths:str=None,
-                 shapes:Param(f"kernels: comma-separated shapes from {_SHAPES_HELP}", str)='paper,model125m',
+                 shapes:Param(f"kernels: comma-separated shapes from {_SHAPES_HELP}", str)=','.join(SHAPES),
                  # kernels: sdpa (torch's default backend), sdpa_flash (its flash backend), nsa, fla
                  impls:str='sdpa,sdpa_flash,nsa,fla',
                  # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph,compiled (a replayed CUDA
@@ -456,7 +485,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  modes:str=None,
                  batches:str='1,8',        # decode, generate: sequences decoded together
                  # decode: attention over the cache, the attention layer, the whole 125M model
-                 parts:str='core,layer,model'):
+                 parts:str='core,layer,model',
+                 # kernels: more B x T rows at the model125m shape (its training steps); '' for none
+                 train_batches:str='16x2048,4x8192'):
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""
     if what not in BENCH_DEFAULTS:
@@ -468,6 +499,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     bs = _csv(batches, 'batches', int)
     ps = _csv(parts, 'parts', allowed=DECODE_PARTS)
     shs, ims = _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=IMPLS)
+    tbs = _batch_shapes(train_batches)
     if not torch.cuda.is_available():
         raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     o, j = Path(out), lambda xs: ','.join(map(str, xs))
@@ -487,9 +519,10 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                     '(Triton step) against dense (SDPA from a KV cache), 125M model shape, bf16', DECODE_NOTES)
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else mds[0])
         return
-    rows = bench_kernels(lens, shs, ims, mds)
-    save_result(o/'kernels.json', rows, cmd + f" --shapes {j(shs)} --impls {j(ims)}",
-                'Attention forward and forward+backward')
+    rows = bench_kernels(lens, shs, ims, mds, train_batches=tbs)
+    save_result(o/'kernels.json', rows, cmd + f" --shapes {j(shs)} --impls {j(ims)} --train_batches '{train_batches}'",
+                'Attention forward and forward+backward', 'B=1 at every length; the model125m shape also at the '
+                "125M model's training batches (B x T); bf16, random inputs")
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})
     (o/'kernels.csv').write_text('\n'.join([','.join(keys)] + [','.join(str(r.get(k,

@@ -138,6 +138,7 @@ class SelTuning:
     num_warps: int|None = None            # forward / dq: instead of `_tile_meta`'s rule (tuning/sweep_sel_launch.py)
     num_stages: int|None = None           # ... and instead of 2 stages
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
+    dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64, unless num_stages (sweep_sel_per_launch.py)
 
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
@@ -162,6 +163,8 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, tune:SelTuning, fwd:bool=False):
     # one token's forward: 4 warps from 16 x 128 (sweep_sel_launch.py)
     if fwd and one: nw = max(nw, min(4, work // 512))
     nw = 1 if INTERPRET else tune.num_warps or nw
+    if not (fwd or one or INTERPRET or tune.num_stages) and max(meta['BK'], meta['BV']) <= 64:
+        meta['num_stages'] = tune.dq_tile_stages   # dq's tile loop: one more block in flight
     BT = _tile_tokens(G, tune)
     tpp = tune.tokens_per_program if one and BT > 1 else 1
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=tpp, num_warps=nw)
