@@ -99,7 +99,8 @@ def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=tuple(SHAPES
     cfg, rows = cfg or NSAConfig(), []
     for shape in shapes:
         HQ, H, K, V = SHAPES[shape]
-        for B, T in [(1, T) for T in lengths] + (list(train_batches) if shape == 'model125m' else []):
+        # (a training batch equal to a batch-1 row is timed once)
+        for B, T in dict.fromkeys([(1, T) for T in lengths] + (list(train_batches) if shape == 'model125m' else [])):
             for impl in impls:
                 for mode in modes:
                     r = dict(shape=shape, B=B, T=T, impl=impl, mode=mode, HQ=HQ, H=H, K=K, V=V)
@@ -147,8 +148,9 @@ def per_flop(rows:list[dict], base:str='paper', cfg:NSAConfig|None=None) -> list
         if (hq, h) != (HQ, H) or (K, V) == (K0, V0) or (base, T, mode) not in sp: continue
         b, w, w0 = sp[base, T, mode], work(T, HQ, H, K, V, cfg), work(T, HQ, H, K0, V0, cfg)
         r = dict(shape=shape, K=K, V=V, T=T, mode=mode)
-        for impl, flop in (('nsa', 'nsa_flop'), ('sdpa', 'dense_flop')):
-            if o.get(impl) and b.get(impl): r[f'{impl}_ms'], r[f'{impl}_per_flop_x'] = o[impl], (o[impl] / w[flop]) / (b[impl] / w0[flop])
+        for impl, flop in (('nsa', 'nsa_flop'), ('sdpa', 'dense_flop')):   # None where either time is missing
+            ok = bool(o.get(impl) and b.get(impl))
+            r[f'{impl}_ms'], r[f'{impl}_per_flop_x'] = o.get(impl), (o[impl] / w[flop]) / (b[impl] / w0[flop]) if ok else None
         out.append(r)
     return out
 
@@ -166,7 +168,8 @@ def plot_kernels(rows:list[dict], path=None):
                 pts = [(o['T'], o[impl]) for o in sp if o['shape'] == shape and o['mode'] == mode and o.get(impl)]
                 if pts: ax.plot(*zip(*pts), ls, color=c, marker='o', label=f'{impl} {mode}')
         ax.set(xscale='log', yscale='log', xlabel='T', ylabel='ms', title=shape); ax.legend(fontsize=7)
-    for shape, m in zip(shapes, 'os^v'):
+    for i, shape in enumerate(shapes):
+        m = 'os^vDP'[i % 6]
         for impl, c in (('sdpa', 'tab:gray'), ('nsa', 'tab:blue')):
             pts = [(o['T'], o[impl + '_mib']) for o in sp
                    if o['shape'] == shape and o['mode'] == 'fwdbwd' and o.get(impl + '_mib')]
@@ -520,7 +523,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else mds[0])
         return
     rows = bench_kernels(lens, shs, ims, mds, train_batches=tbs)
-    save_result(o/'kernels.json', rows, cmd + f" --shapes {j(shs)} --impls {j(ims)} --train_batches '{train_batches}'",
+    tb = f" --train_batches '{train_batches}'" if 'model125m' in shs else ''
+    save_result(o/'kernels.json', rows, cmd + f" --shapes {j(shs)} --impls {j(ims)}{tb}",
                 'Attention forward and forward+backward', 'B=1 at every length; the model125m shape also at the '
                 "125M model's training batches (B x T); bf16, random inputs")
     sp = speedups(rows)

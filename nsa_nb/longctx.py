@@ -194,6 +194,12 @@ def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:
             if r.get(k) != r0.get(k):
                 raise ValueError(f"results differ in their {k} ({r0.get(k)!r} and {r.get(k)!r}): pool only runs made "
                                  "alike, on the same kind of device")
+    for r in results:
+        cv = r['curves']
+        for row in r['rows']:
+            if not ((cv.run == row['run']) & (cv.split == 'val')).any():
+                raise ValueError(f"run {row['run']!r} has no validation curve in its result's CSV: pool results written "
+                                 "by scripts/same_time_result.py")
     many = len({row['seed'] for r in results for row in r['rows']}) > 1
     rows, curves = [], []
     for r in results:
@@ -222,14 +228,16 @@ def summary_lines() -> list[str]:
     sn, _, sd = same_time_pick(ss['rows'])   # NSA and dense on NSA's schedule: the per-token comparison
     nt, rt = sn['val_loss_at_equal_tokens'], sd['val_loss_at_equal_tokens']
     l1 = (f"Same wall time at seq_len 8192 ({lm['device']}, the 125M model's body with bytes, compiled, "
-          f"{lm['equal_minutes']:.1f} minutes a run, {len(seeds)} seed{'s' * (len(seeds) > 1)}): dense attention ran "
+          f"{max(r['minutes'] for r in lm['rows']):.1f} minutes a run, {len(seeds)} seed{'s' * (len(seeds) > 1)}): dense attention ran "
           f"{mean(1, 'tokens_per_s') / mean(0, 'tokens_per_s'):.2f}x NSA's tokens/s and ended {cmp(d, n)} (mean "
           f"validation loss {d:.3f} against NSA's {n:.3f}); per token, on the same schedule (one seed), NSA's loss was "
           f"{cmp(nt, rt)} ({nt:.3f} against {rt:.3f} at {ss['equal_tokens_M']:.0f}M tokens).")
     if (m := lm.get('margin', {}).get('final_val_loss')) and m['a_wins'] is not None:
-        l1 += (f" Over {m['seeds']} seeds NSA {'beats' if m['a_wins'] else 'does not beat'} dense attention by more "
-               f"than the seed spread ({'NSA' if m['gap'] > 0 else 'dense attention'} ahead by {abs(m['gap']):.3f} on "
-               f"the mean, seed spread {m['spread']:.3f}).")
+        pairs = [r for p in picks for r in p]
+        ahead = 'NSA is' if m['a_wins'] else 'dense attention is' if seed_margin(pairs, 'dense', 'nsa')['a_wins'] else 'neither model is'
+        lower = 'NSA' if m['gap'] > 0 else 'dense attention'
+        l1 += (f" Over {m['seeds']} seeds {ahead} ahead by more than the seed spread ({lower} lower by {abs(m['gap']):.3f} "
+               f"on the mean, seed spread {m['spread']:.3f}).")
     rp = load_result('longctx/passkey_repeats'); df = pd.DataFrame(rp['rows'])
     far = df[df.distance.between(64, 1792)].groupby('model').accuracy.agg(['mean', 'min'])
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]

@@ -16,6 +16,7 @@ from nsa_nb.longctx import curves_frame, pool_same_time, read_run, same_time_pic
 from nsa_nb.results import save_result
 
 NAMES = {'nsa': 'NSA', 'dense': 'dense (SDPA)', 'window': 'window only'}
+POOLED = ' Pooled from results made on separate machines of this kind: '
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
@@ -32,15 +33,18 @@ def main():
     if a.runs: results.insert(0, from_runs(a, ap))
     if len(results) == 1: res = results[0]
     else:
+        if len({json.dumps(r.get('versions'), sort_keys=True) for r in results}) > 1:
+            ap.error(f"the results were made with other versions ({[r.get('versions') for r in results]}): pool only "
+                     "runs made alike")
         try: rows, cf, equal = pool_same_time(results)
         except ValueError as e: ap.error(str(e))
         src = [(r, row['run']) for r in results for row in r['rows']]                # pooled rows' own results, in order
         res = dict(results[0], rows=rows, curves=cf, **equal, command=a.command or results[0]['command'],
                    status={row['run']: r['status'].get(old) for row, (r, old) in zip(rows, src)},
                    date=max(r['date'] for r in results),
-                   notes=re.sub(r"seeds \[[^]]*\]", f"seeds {sorted({row['seed'] for row in rows})}", results[0]['notes'])
-                         + ' Pooled from results made on separate machines of this kind: '
-                         + '; '.join(f"{r['date']}, `{r['command']}`" for r in results) + '.')
+                   notes=re.sub(r"seeds \[[^]]*\]", f"seeds {sorted({row['seed'] for row in rows})}",
+                                results[0]['notes'].split(POOLED)[0].strip())
+                         + POOLED + '; '.join(f"{r['date']}, `{r['command']}`" for r in results) + f'. {a.notes}'.rstrip())
     rows = res['rows']
     prefix = Path(a.prefix); curves = prefix.name + '_curves.csv'; prefix.parent.mkdir(parents=True, exist_ok=True)
     res['curves'].to_csv(prefix.parent / curves, index=False)

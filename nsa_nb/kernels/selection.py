@@ -136,9 +136,9 @@ class SelTuning:
     tokens_per_program: int = 4           # tokens of the one-token launch per program, when G has tiles
     seg: int = 1024                       # queries per dk/dv program (tuning/sweep_sel_seg.py, results/kernels/sel_seg)
     num_warps: int|None = None            # forward / dq: instead of `_tile_meta`'s rule (tuning/sweep_sel_launch.py)
-    num_stages: int|None = None           # ... and instead of 2 stages
+    num_stages: int|None = None           # ... and instead of their stages (2; dq's tile launch: dq_tile_stages)
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
-    dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64, unless num_stages (sweep_sel_per_launch.py)
+    dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
 
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))

@@ -1,10 +1,10 @@
 """The selected branch's four tile launches one at a time: warps and pipeline stages of the forward's tile launch, its
-one-token launch, and the same two of dq, each varied with the other three at their defaults (`_tile_meta`), at the
+one-token launch, and the same two of dq, each varied with the other three at the baseline (2 stages, `_tile_meta`'s warps), at the
 125M model's training shapes (B=16 x 2k, B=4 x 8k; HQ=12, H=2, K=64) and at B=1 x 64k, bf16, on the blocks that random
 q, k select: `sel_fwd` alone for the forward's launches, `sel_bwd` alone for dq's (dk/dv does not change). Outputs are
-checked against the defaults'. About 3 minutes on one H100.
+checked against the baseline's. About 3 minutes on one H100.
 Usage: python3 scripts/tuning/sweep_sel_per_launch.py OUT.json"""
-import sys, math, itertools, torch, triton
+import sys, math, itertools, dataclasses, torch, triton
 import nsa_nb.kernels.selection as sel
 from nsa_nb.config import NSAConfig
 from _common import random_selection, recorder
@@ -13,8 +13,9 @@ if len(sys.argv) != 2: sys.exit(__doc__)
 record, cfg = recorder(sys.argv[1]), NSAConfig()
 bench = lambda f: triton.testing.do_bench(f, warmup=10, rep=100, return_mode='median')
 default_meta, override = sel._tile_meta, {}
-def tile_meta(G, K, V, l_sel, n_sel, one, tune, fwd=False):   # the defaults, but the overridden launch's (warps, stages)
-    m = default_meta(G, K, V, l_sel, n_sel, one, tune, fwd)
+def tile_meta(G, K, V, l_sel, n_sel, one, tune, fwd=False):   # the baseline, but the overridden launch's (warps, stages)
+    # baseline: every launch at 2 stages (dq's tile launch included, whatever its default now) and the rule's warps
+    m = default_meta(G, K, V, l_sel, n_sel, one, dataclasses.replace(tune, num_stages=2), fwd)
     nw_ns = override.get(('fwd' if fwd else 'dq', 'one' if one else 'tile'))
     return m | dict(num_warps=nw_ns[0], num_stages=nw_ns[1]) if nw_ns else m
 sel._tile_meta = tile_meta
