@@ -515,11 +515,10 @@ def decode_step(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
 
 def _block_decode(blk, x, lc, pos, t_hi, uniform, rope, packed=None):
     "`Block.forward` on one token per row `x [B, 1, dim]`, its attention from the cache `lc` (`layer_decode`)."
-    x = x + layer_decode(blk.attn, blk.norm1(x), lc, pos, t_hi, uniform, rope, packed)
-    h = blk.norm2(x)
-    if packed is None: return x + blk.mlp(h)
-    a, b = F.linear(h, packed.w13).chunk(2, -1)                                             # w1 h and w3 h in one product
-    return x + blk.mlp.w2(F.silu(a) * b)
+    attend = lambda h: layer_decode(blk.attn, h, lc, pos, t_hi, uniform, rope, packed)
+    # packed: w1 h and w3 h in one product
+    mlp = blk.mlp if packed is None else lambda h: blk.mlp.combine(*F.linear(h, packed.w13).chunk(2, -1))
+    return blk.residual(x, attend, mlp)
 
 def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool,
           packs:list|None=None) -> torch.Tensor:

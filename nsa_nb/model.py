@@ -98,7 +98,10 @@ class SwiGLU(nn.Module):
         super().__init__()
         self.w1, self.w3 = nn.Linear(dim, hidden, bias=False), nn.Linear(dim, hidden, bias=False)
         self.w2 = nn.Linear(hidden, dim, bias=False)
-    def forward(self, x): return self.w2(F.silu(self.w1(x)) * self.w3(x))
+    def forward(self, x): return self.combine(self.w1(x), self.w3(x))
+    def combine(self, a, b):
+        "`w2(silu(a) * b)` from the input's two products `a = w1 x`, `b = w3 x` (made here, or elsewhere in one product)."
+        return self.w2(F.silu(a) * b)
 
 # %% ../nbs/07_model.ipynb #90dc8491
 def make_attention(mc:ModelConfig, nsa:NSAConfig) -> nn.Module:
@@ -117,9 +120,11 @@ class Block(nn.Module):
         super().__init__()
         self.norm1, self.attn = RMSNorm(mc.dim, mc.norm_eps), make_attention(mc, nsa)
         self.norm2, self.mlp = RMSNorm(mc.dim, mc.norm_eps), SwiGLU(mc.dim, swiglu_hidden(mc.dim, mc.mlp_ratio))
-    def forward(self, x):
-        x = x + self.attn(self.norm1(x))
-        return x + self.mlp(self.norm2(x))
+    def forward(self, x): return self.residual(x, self.attn, self.mlp)
+    def residual(self, x, attn, mlp):
+        "The block's two residual steps with `attn` and `mlp` (callables on the normed input) for its own layers."
+        x = x + attn(self.norm1(x))
+        return x + mlp(self.norm2(x))
     def forward_stats(self, x):
         "`(output, the NSA layer's statistics or None)`, changing no module state (for activation checkpointing)."
         a, _, stats = self.attn.forward_stats(self.norm1(x)) if isinstance(self.attn, NSAttention) else (
