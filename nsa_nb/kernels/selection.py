@@ -13,8 +13,8 @@ from ..reference import check_qkv
 from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'sel_bwd',
-           'SelectedAttention', 'selected_attention_triton']
+__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys',
+           'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -139,6 +139,7 @@ class SelTuning:
     num_stages: int|None = None           # ... and instead of their stages (2; dq's tile launch: dq_tile_stages)
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
+    dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
 
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
@@ -306,10 +307,11 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
-def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
-                         DK, DV, PK, PV, T, n_slc, scale,
+def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
+                         DK, DV, PK, PV, DQP, T, n_slc, n_sel, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                         BR: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr):
+                         BR: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr,
+                         DQK: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
     valid, blk = blk >= 0, tl.maximum(blk, 0)                                       # (the grid is an upper bound)
@@ -334,8 +336,14 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, SEG_BLK, SEG_START, S
         # [BR, BS]
         b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
-        b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
-        b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
+        b_ds = (b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])).to(b_q.dtype)
+        b_dk += tl.dot(tl.trans(b_ds), b_q, input_precision=PREC)
+        if DQK:   # dq from the key side: block j's share of each row's dq, stored in the row's slot for j
+            s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)
+            p = (((i_b * H + i_h) * T + t) * n_sel + s) * G + f % G                     # [BR] into DQP [B,H,T,n,G,K]
+            tl.store(DQP + p[:, None] * K + o_k[None, :],
+                     (tl.dot(b_ds, b_k, input_precision=PREC) * scale).to(DQP.dtype.element_ty),
+                     mask=m_r[:, None] & (o_k < K)[None, :])
     out = tl.load(SEG_OUT + i_seg).to(tl.int64)                                     # -1: the block's only segment
     if out < 0:
         tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty),
@@ -366,10 +374,28 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
+@triton.jit
+def _sel_dq_reduce_kernel(IDX, DQP, DQ, T, n_slc, HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr,
+                          K: tl.constexpr, NSEL: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr):
+    "dq of rows `_rows(program_id(0))` of group (b, h): their slots' shares in DQP summed in slot order; unused skipped."
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    r_t, r_g, m_r = _rows(i_m, T, G, BM)
+    o_k = tl.arange(0, BK)
+    b_dq = tl.zeros([BM, BK], tl.float32)
+    for s in range(NSEL):
+        j = tl.load(IDX + ((i_b * T + r_t) * H + i_h) * NSEL + s, mask=m_r, other=-1)   # IDX [B, T, H, n]
+        m = m_r & (j >= 0) & (j < n_slc)                                              # slots the dk/dv kernel wrote
+        p = (((i_b * H + i_h) * T + r_t) * NSEL + s) * G + r_g
+        b_dq += tl.load(DQP + p[:, None] * K + o_k[None, :], mask=m[:, None] & (o_k < K)[None, :], other=0.).to(
+            tl.float32)
+    store_dq(DQ, (i_b * T + r_t) * HQ + i_h * G + r_g, b_dq, m_r, K, BK, ACC)
+
 # %% ../../nbs/06b_kernel_selection.ipynb #49f3b715
 def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     """`idx [B,T,H,n]` -> each block's queries in segments of at most `seg`: per segment (`seg_blk` flat (b, h, j) or -1
-    past the last, `seg_start`, `seg_end` into `qlist`, `seg_out` partial slot or -1), per block the partial slots
+    past the last, `seg_start`, `seg_end` into `qlist` and `qslot`, the pairs' query and slot, `seg_out` partial slot or
+    -1), per block the partial slots
     `red_start:red_end`, and `n_partial`, the bound on partial slots; sized from the shapes, with no read-back."""
     B, T, H, n = idx.shape
     dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
@@ -378,6 +404,7 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     blk = torch.where((idx >= 0) & (idx < n_slc), blk, NB)                           # unused slots sort last
     key, order = blk.permute(0, 2, 1, 3).flatten().sort(stable=True)                # (b, h, t, slot) order: t ascending
     qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
+    qslot = (order % n).to(torch.int32)                                               # ... and its slot for the block
     blocks = torch.arange(NB, device=dev, dtype=kt)
     start = torch.searchsorted(key, blocks)                                           # block b's pairs: key[start:end]
     count = torch.searchsorted(key, blocks, right=True) - start
@@ -392,11 +419,16 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     red_end = (nseg * (nseg > 1)).cumsum(0)                                           # partial slots of blocks 0..b
     i32 = lambda t: t.to(torch.int32).contiguous()
     return dict(seg_blk=i32(torch.where(valid, sb, -1)), seg_start=i32(seg_start), seg_end=i32(seg_end),
-                seg_out=i32(torch.where(multi, multi.cumsum(0) - 1, -1)), qlist=qlist,
+                seg_out=i32(torch.where(multi, multi.cumsum(0) - 1, -1)), qlist=qlist, qslot=qslot,
                 red_start=i32(red_end - nseg * (nseg > 1)), red_end=i32(red_end),
                 n_partial=P // seg + min(NB, P // (seg + 1)))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
+def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
+    """Whether `sel_bwd` takes dq from the dk/dv kernel: for groups that its own launches take in tiles (up to
+    `max_tile_g` heads; larger groups fill their products alone), while the slots' shares (in q's dtype) fit the budget."""
+    return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
+
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     "The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`)."
     if INTERPRET: return dict(BR=16, num_warps=1)
@@ -414,15 +446,16 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1], tune) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-    blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
-    acc = dq is not None
+    acc, n = dq is not None, idx.shape[-1]
     dq = dq if acc else torch.empty_like(q)
-    # each row's dq comes from exactly one launch
-    for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
-        dq_meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
-        _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](
-            q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, idx.shape[-1], tune), scale,
-            **dq_meta)
+    dq_keys = dq_from_keys(q, G, n, tune)
+    if not dq_keys:   # each row's dq comes from exactly one launch
+        blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
+        for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
+            dq_meta = _tile_meta(G, K, V, l_sel, n, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
+            _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](
+                q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, n, tune), scale,
+                **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
     inv = invert_selection(idx, n_slc, tune.seg)                                        # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
@@ -431,10 +464,16 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC',
                                          'num_stages')} | _dkdv_launch(meta['BK'], meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
-    _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], *segs, dk, dv, pk, pv, T, n_slc,
-                                          scale, **dkdv_meta)
+    dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
+    _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
+                                          dqp, T, n_slc, n, scale, **dkdv_meta, DQK=dq_keys)
     _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
                                              BK=meta['BK'], BV=meta['BV'], BS=l_sel)
+    if dq_keys:
+        BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
+        _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](idx, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
+                                                                 BM=BM, BK=meta['BK'], ACC=acc,
+                                                                 num_warps=1 if INTERPRET else 4)
     return dq, dk, dv
 
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
