@@ -21,7 +21,7 @@ from .results import save_result, load_result, md_table, provenance
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
            'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
            'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode',
-           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'nsa_nb_bench']
+           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -471,6 +471,17 @@ def _csv(s:str, name:str, cast=str, allowed=None) -> list:
 # %% ../nbs/12_bench.ipynb #24687b2d
 _SHAPES_HELP = ', '.join(f"{k} (HQ={v[0]}, H={v[1]}, K={v[2]}, V={v[3]})" for k, v in SHAPES.items())
 
+def saving_log(path, command:str, title:str, notes:str=''):
+    """A benchmark's `log`: prints each line and rewrites the result file `path` with the rows so far, marked
+    `incomplete`, so that a run stopped by a time limit or a crash keeps what it measured (the last write, complete,
+    drops the mark)."""
+    rows = []
+    def log(line:str):
+        print(line)
+        if line.startswith('{'):                                                     # a row (tables pass through)
+            rows.append(json.loads(line)); save_result(path, rows, command, title, notes, incomplete=True)
+    return log
+
 @call_parse
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "
                             "decode: ms per token, NSA vs dense from a KV cache; generate: tokens/s of generate, "
@@ -508,8 +519,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     o, j = Path(out), lambda xs: ','.join(map(str, xs))
     cmd = f"nsa_nb_bench {what} --out {out} --lengths {j(lens)}" + (f" --modes {j(mds)}" if mds else '')
     if what == 'train':
-        rows = bench_train(lens)
-        save_result(o/'train.json', rows, cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled')
+        res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled')
+        rows = bench_train(lens, log=saving_log(*res))
+        save_result(res[0], rows, *res[1:])
         return print(train_table(rows))
     if what == 'generate':
         rows = bench_generate(lens, bs)
@@ -522,11 +534,11 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                     '(Triton step) against dense (SDPA from a KV cache), 125M model shape, bf16', DECODE_NOTES)
         if any('ms' in r for r in rows): plot_decode(rows, o/'decode.png', mode='graph' if 'graph' in mds else mds[0])
         return
-    rows = bench_kernels(lens, shs, ims, mds, train_batches=tbs)
     tb = f" --train_batches '{train_batches}'" if 'model125m' in shs else ''
-    save_result(o/'kernels.json', rows, cmd + f" --shapes {j(shs)} --impls {j(ims)}{tb}",
-                'Attention forward and forward+backward', 'B=1 at every length; the model125m shape also at the '
-                "125M model's training batches (B x T); bf16, random inputs")
+    res = (o/'kernels.json', cmd + f" --shapes {j(shs)} --impls {j(ims)}{tb}", 'Attention forward and forward+backward',
+           "B=1 at every length; the model125m shape also at the 125M model's training batches (B x T); bf16, random inputs")
+    rows = bench_kernels(lens, shs, ims, mds, train_batches=tbs, log=saving_log(*res))
+    save_result(res[0], rows, *res[1:])
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})
     (o/'kernels.csv').write_text('\n'.join([','.join(keys)] + [','.join(str(r.get(k,
