@@ -395,8 +395,8 @@ def _sel_dq_reduce_kernel(IDX, DQP, DQ, T, n_slc, HQ: tl.constexpr, H: tl.conste
 def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     """`idx [B,T,H,n]` -> each block's queries in segments of at most `seg`: per segment (`seg_blk` flat (b, h, j) or -1
     past the last, `seg_start`, `seg_end` into `qlist` and `qslot`, the pairs' query and slot, `seg_out` partial slot or
-    -1), per block the partial slots
-    `red_start:red_end`, and `n_partial`, the bound on partial slots; sized from the shapes, with no read-back."""
+    -1), per block the partial slots `red_start:red_end`, and `n_partial`, the bound on partial slots; sized from the
+    shapes, with no read-back."""
     B, T, H, n = idx.shape
     dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
     kt = torch.int32 if max(NB, P) < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
@@ -426,7 +426,8 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     """Whether `sel_bwd` takes dq from the dk/dv kernel: for groups that its own launches take in tiles (up to
-    `max_tile_g` heads; larger groups fill their products alone), while the slots' shares (in q's dtype) fit the budget."""
+    `max_tile_g` heads; larger groups fill their products alone), while the slots' shares (in q's dtype) fit
+    `dq_keys_bytes`."""
     return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
 
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
