@@ -21,7 +21,8 @@ from .results import save_result, load_result, md_table, provenance
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
            'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
            'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode',
-           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'nsa_nb_bench']
+           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished',
+           'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -472,15 +473,20 @@ def _csv(s:str, name:str, cast=str, allowed=None) -> list:
 _SHAPES_HELP = ', '.join(f"{k} (HQ={v[0]}, H={v[1]}, K={v[2]}, V={v[3]})" for k, v in SHAPES.items())
 
 def saving_log(path, command:str, title:str, notes:str=''):
-    """A benchmark's `log`: prints each line and rewrites the result file `path` with the rows so far, marked
-    `incomplete`, so that a run stopped by a time limit or a crash keeps what it measured (the last write, complete,
-    drops the mark)."""
-    rows = []
+    """A benchmark's `log`: prints each line and rewrites `<name>.incomplete.json` beside the result file `path` with
+    the rows so far, so that a run stopped by a time limit or a crash keeps what it measured, while `path` keeps the
+    last complete run until `save_finished` replaces it."""
+    rows, part = [], Path(path).with_suffix('.incomplete.json')
     def log(line:str):
         print(line)
         if line.startswith('{'):                                                     # a row (tables pass through)
-            rows.append(json.loads(line)); save_result(path, rows, command, title, notes, incomplete=True)
+            rows.append(json.loads(line)); save_result(part, rows, command, title, notes, incomplete=True)
     return log
+
+def save_finished(path, rows:list, command:str, title:str, notes:str=''):
+    "The result file of a run that measured every row; its incomplete file (`saving_log`) goes."
+    save_result(path, rows, command, title, notes)
+    Path(path).with_suffix('.incomplete.json').unlink(missing_ok=True)
 
 @call_parse
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "
@@ -521,7 +527,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     if what == 'train':
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled')
         rows = bench_train(lens, log=saving_log(*res))
-        save_result(res[0], rows, *res[1:])
+        save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
     if what == 'generate':
         rows = bench_generate(lens, bs)
@@ -538,7 +544,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     res = (o/'kernels.json', cmd + f" --shapes {j(shs)} --impls {j(ims)}{tb}", 'Attention forward and forward+backward',
            "B=1 at every length; the model125m shape also at the 125M model's training batches (B x T); bf16, random inputs")
     rows = bench_kernels(lens, shs, ims, mds, train_batches=tbs, log=saving_log(*res))
-    save_result(res[0], rows, *res[1:])
+    save_finished(res[0], rows, *res[1:])
     sp = speedups(rows)
     keys = sorted({k for r in sp for k in r})
     (o/'kernels.csv').write_text('\n'.join([','.join(keys)] + [','.join(str(r.get(k,

@@ -2,7 +2,7 @@
 # Everything GPU-side in one go, for a GPU node: the `#| gpu` cells of every notebook that has them, then the kernel,
 # training, decode and generation benchmarks. Logs and JSON go to OUT (default runs/gpu_suite). Under an hour on one
 # H100: each part has its own time limit (10 minutes per notebook, 200 to 1,200 s per benchmark; a benchmark stopped by
-# its limit keeps the rows it measured, marked incomplete). On a node without network, put the wheels of the nbdev stack
+# its limit keeps the rows it measured, in <name>.incomplete.json). On a node without network, put the wheels of the nbdev stack
 # in .whl/ first: this script installs them if nbdev is missing.
 # Usage: bash scripts/gpu_suite.sh [OUT] [tests|bench|train|decode|generate|all ...]
 set -uo pipefail
