@@ -472,11 +472,13 @@ def _csv(s:str, name:str, cast=str, allowed=None) -> list:
 # %% ../nbs/12_bench.ipynb #24687b2d
 _SHAPES_HELP = ', '.join(f"{k} (HQ={v[0]}, H={v[1]}, K={v[2]}, V={v[3]})" for k, v in SHAPES.items())
 
+def _incomplete(path) -> Path: return Path(path).with_suffix('.incomplete.json')   # a running benchmark's rows so far
+
 def saving_log(path, command:str, title:str, notes:str=''):
     """A benchmark's `log`: prints each line and rewrites `<name>.incomplete.json` beside the result file `path` with
     the rows so far, so that a run stopped by a time limit or a crash keeps what it measured, while `path` keeps the
     last complete run until `save_finished` replaces it."""
-    rows, part = [], Path(path).with_suffix('.incomplete.json')
+    rows, part = [], _incomplete(path)
     def log(line:str):
         print(line)
         if line.startswith('{'):                                                     # a row (tables pass through)
@@ -486,7 +488,7 @@ def saving_log(path, command:str, title:str, notes:str=''):
 def save_finished(path, rows:list, command:str, title:str, notes:str=''):
     "The result file of a run that measured every row; its incomplete file (`saving_log`) goes."
     save_result(path, rows, command, title, notes)
-    Path(path).with_suffix('.incomplete.json').unlink(missing_ok=True)
+    _incomplete(path).unlink(missing_ok=True)
 
 @call_parse
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "

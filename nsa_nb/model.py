@@ -127,10 +127,11 @@ class Block(nn.Module):
         return x + mlp(self.norm2(x))
     def forward_stats(self, x):
         "`(output, the NSA layer's statistics or None)`, changing no module state (for activation checkpointing)."
-        a, _, stats = self.attn.forward_stats(self.norm1(x)) if isinstance(self.attn, NSAttention) else (
-            self.attn(self.norm1(x)), None, None)
-        x = x + a
-        return x + self.mlp(self.norm2(x)), stats
+        if not isinstance(self.attn, NSAttention): return self(x), None
+        stats = []
+        def attn(h):                                                                  # the layer's output; keeps its stats
+            a, _, s = self.attn.forward_stats(h); stats.append(s); return a
+        return self.residual(x, attn, self.mlp), stats[0]
 
 # %% ../nbs/07_model.ipynb #0be92b96
 class TransformerLM(nn.Module):
