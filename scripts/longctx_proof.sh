@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The long-context runs of notebook 14 on one GPU or several, every one through nsa_nb_train:
-#   lm            the 125M model's body at seq_len 8192, NSA and dense for LM_MIN minutes each, one pair per seed in
+#   lm            the 125M model's body at seq_len LM_SEQ (8192; 32768 too), 32k tokens per step, NSA and dense for
+#                 LM_MIN minutes each, one pair per seed in
 #                 SEEDS, all validated on the same held-out files (data.split_seed=0); with N GPUs visible the runs go
 #                 N at a time, one per GPU (4 GPUs: two seeds at once). Each model's schedule (train.steps: STEPS_NSA,
 #                 STEPS_DENSE) is a little longer than it gets through in LM_MIN on one H100, so that the time limit,
@@ -8,7 +9,7 @@
 #                 faster model finish early. SAME_SCHEDULE=1 adds a dense run on NSA's schedule (the per-token
 #                 comparison, step for step). LM_DATA: 'pysrc' (default) for this node's installed Python sources
 #                 (scripts/pysrc_corpus.py, LM_MB MB), 'stdlib' (8.6M tokens: repeats within minutes), or a .jsonl/.txt path.
-#                 Then OUT/lm_8k.json and OUT/lm_8k_curves.csv (scripts/same_time_result.py; copy them to results/longctx;
+#                 Then OUT/lm_8k.json and OUT/lm_8k_curves.csv (lm_32k at LM_SEQ=32768) (scripts/same_time_result.py; copy them to results/longctx;
 #                 seeds run on separate machines: pool their files with scripts/same_time_result.py PREFIX --add A.json --add B.json)
 #   passkey_base  a small NSA model trained as a language model on the standard library at seq_len 2048 for BASE_MIN
 #                 minutes (BASE_STEPS steps of schedule); its weights alone (bf16, with the config) go to OUT/pk_base.pt
@@ -21,7 +22,7 @@
 # Usage: SEEDS="1337 1338" SAME_SCHEDULE=1 LM_MIN=8.5 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 set -uo pipefail
 OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm passkey}
-LM_MIN=${LM_MIN:-8.5}; STEPS_NSA=${STEPS_NSA:-4000}; STEPS_DENSE=${STEPS_DENSE:-5200}; SEEDS=${SEEDS:-1337}; SAME_SCHEDULE=${SAME_SCHEDULE:-0}; LM_DATA=${LM_DATA:-pysrc}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
+LM_MIN=${LM_MIN:-8.5}; STEPS_NSA=${STEPS_NSA:-4000}; STEPS_DENSE=${STEPS_DENSE:-5200}; SEEDS=${SEEDS:-1337}; SAME_SCHEDULE=${SAME_SCHEDULE:-0}; LM_DATA=${LM_DATA:-pysrc}; LM_SEQ=${LM_SEQ:-8192}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
 BASE=${BASE:-$OUT/pk_base.pt}
 mkdir -p "$OUT"; export PYTHONUNBUFFERED=1
 want() { [[ " $WHAT " == *" $1 "* || ( " $WHAT " == *" passkey "* && $1 == passkey_* ) ]]; }
@@ -33,6 +34,8 @@ run() {  # name, then nsa_nb_train arguments
   echo "rc=$rc $(tr '\r' '\n' < "$OUT/$name.log" | grep -oE '(done|stopped) at step [0-9]+.*' | tail -1)"
 }
 if want lm; then
+  (( LM_SEQ >= 1024 && 32768 % LM_SEQ == 0 )) || { echo "LM_SEQ=$LM_SEQ: give a power of two from 1024 to 32768 (32k tokens per step)"; exit 1; }
+  tag=$(( LM_SEQ / 1024 ))k; shape=(train.seq_len=$LM_SEQ train.batch_size=$(( 32768 / LM_SEQ )))
   data=()
   if [[ $LM_DATA == pysrc ]]; then
     python3 scripts/pysrc_corpus.py "$OUT/pysrc.jsonl" --max-mb "$LM_MB" || exit 1; data=(data.dataset=local data.path="$OUT/pysrc.jsonl")
@@ -45,14 +48,14 @@ if want lm; then
     case $k in nsa) a=nsa steps=$STEPS_NSA label=NSA;; dense) a=dense steps=$STEPS_DENSE label="dense (SDPA)";;
                 same) a=dense steps=$STEPS_NSA label="dense (SDPA) with NSA's schedule";; esac
     [[ $SEEDS == *" "* ]] && label="$label, seed $s"
-    CUDA_VISIBLE_DEVICES=${gpus[$(( i % ngpu ))]} run lm_${k}_s$s --config configs/longctx_8k.yaml model.attn=$a \
-      train.seed=$s train.steps=$steps data.split_seed=0 train.max_minutes=$LM_MIN "${data[@]}" &
-    names+=("$OUT/lm_${k}_s$s"); labels+=("$label"); i=$(( i + 1 ))
+    CUDA_VISIBLE_DEVICES=${gpus[$(( i % ngpu ))]} run lm_${tag}_${k}_s$s --config configs/longctx_8k.yaml model.attn=$a \
+      "${shape[@]}" train.seed=$s train.steps=$steps data.split_seed=0 train.max_minutes=$LM_MIN "${data[@]}" &
+    names+=("$OUT/lm_${tag}_${k}_s$s"); labels+=("$label"); i=$(( i + 1 ))
     (( i % ngpu == 0 )) && wait
   done; done; wait
   for n in "${names[@]}"; do [[ -f $n/metrics.json ]] || { echo "run $n did not finish: see $n.log"; exit 1; }; done
-  (IFS=";"; python3 scripts/same_time_result.py "$OUT/lm_8k" "${names[@]}" --labels "${labels[*]}" \
-    --command "SEEDS=\"$SEEDS\" SAME_SCHEDULE=$SAME_SCHEDULE LM_DATA=$LM_DATA LM_MB=$LM_MB LM_MIN=$LM_MIN STEPS_NSA=$STEPS_NSA STEPS_DENSE=$STEPS_DENSE bash scripts/longctx_proof.sh OUT lm")
+  (IFS=";"; python3 scripts/same_time_result.py "$OUT/lm_$tag" "${names[@]}" --labels "${labels[*]}" \
+    --command "SEEDS=\"$SEEDS\" LM_SEQ=$LM_SEQ SAME_SCHEDULE=$SAME_SCHEDULE LM_DATA=$LM_DATA LM_MB=$LM_MB LM_MIN=$LM_MIN STEPS_NSA=$STEPS_NSA STEPS_DENSE=$STEPS_DENSE bash scripts/longctx_proof.sh OUT lm")
 fi
 if want passkey_base; then
   run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib task.name= train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN
