@@ -400,27 +400,31 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     B, T, H, n = idx.shape
     dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
     kt = torch.int32 if max(NB, P) < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
-    blk = torch.arange(B * H, device=dev, dtype=kt).view(B, 1, H, 1) * n_slc + idx.to(kt)   # flat (b, h, j)
-    blk = torch.where((idx >= 0) & (idx < n_slc), blk, NB)                           # unused slots sort last
-    key, order = blk.permute(0, 2, 1, 3).flatten().sort(stable=True)                # (b, h, t, slot) order: t ascending
-    qlist = (order // n % T).to(torch.int32)                                          # the query t of each pair
-    qslot = (order % n).to(torch.int32)                                               # ... and its slot for the block
-    blocks = torch.arange(NB, device=dev, dtype=kt)
-    start = torch.searchsorted(key, blocks)                                           # block b's pairs: key[start:end]
-    count = torch.searchsorted(key, blocks, right=True) - start
-    nseg = (count + seg - 1) // seg                                                   # [NB]
-    i = torch.arange(P // seg + min(NB, P), device=dev)                               # segments: the bound above
-    seg_cum = nseg.cumsum(0)                                                          # segments of blocks 0..b
-    sb = torch.searchsorted(seg_cum, i, right=True)                                   # each segment's block; NB: none
-    valid, b = sb < NB, sb.clamp(max=NB - 1)
-    seg_start = start[b] + (i - (seg_cum - nseg)[b]) * seg
-    seg_end = torch.where(valid, torch.minimum(seg_start + seg, start[b] + count[b]), seg_start)
-    multi = (nseg[b] > 1) & valid
-    red_end = (nseg * (nseg > 1)).cumsum(0)                                           # partial slots of blocks 0..b
+    o32 = kt == torch.int32                                        # positions fit in 32 bits too: no conversions below
+    idx = idx.to(kt).permute(0, 2, 1, 3)                           # [B, H, T, n]: (b, h, t, slot) order, t ascending
+    base = torch.arange(0, NB, n_slc, device=dev, dtype=kt).view(B, H, 1, 1)       # flat (b, h, 0)
+    blk = torch.where((idx >= 0) & (idx < n_slc), base + idx, NB)  # flat (b, h, j); unused slots sort last
+    key, order = blk.flatten().sort(stable=True)
+    order = order.to(kt)
+    qlist, qslot = (order // n % T).to(torch.int32), (order % n).to(torch.int32)  # each pair's query t and its slot
+    edges = torch.searchsorted(key, torch.arange(NB + 1, device=dev, dtype=kt), out_int32=o32)   # block b: key[edges[b]:edges[b + 1]]
+    start, end = edges[:-1], edges[1:]
+    nseg = (end - start + seg - 1) // seg                          # [NB] segments per block
+    per_block = torch.stack((nseg, torch.where(nseg > 1, nseg, 0)))  # [2, NB]: segments, partial slots (blocks of > 1 segment)
+    upto = per_block.cumsum(1, dtype=kt)                           # of blocks 0..b
+    before = upto - per_block                                      # of blocks 0..b-1
+    i = torch.arange(P // seg + min(NB, P), device=dev, dtype=kt)  # segments: the bound above
+    sb = torch.searchsorted(upto[0], i, right=True, out_int32=o32) # each segment's block; NB: none
+    valid = sb < NB
+    table = torch.stack((start, before[0], end, before[1], nseg), 1)   # [NB, 5], gathered once per segment below
+    s0, first, e, red0, ns = table[sb.clamp(max=NB - 1)].unbind(1)
+    rank = i - first                                               # the segment's place in its block
+    seg_start = s0 + rank * seg
+    seg_end = torch.where(valid, torch.minimum(seg_start + seg, e), seg_start)
     i32 = lambda t: t.to(torch.int32).contiguous()
     return dict(seg_blk=i32(torch.where(valid, sb, -1)), seg_start=i32(seg_start), seg_end=i32(seg_end),
-                seg_out=i32(torch.where(multi, multi.cumsum(0) - 1, -1)), qlist=qlist, qslot=qslot,
-                red_start=i32(red_end - nseg * (nseg > 1)), red_end=i32(red_end),
+                seg_out=i32(torch.where(valid & (ns > 1), red0 + rank, -1)),   # a block's partials: its slots in order
+                qlist=qlist, qslot=qslot, red_start=i32(before[1]), red_end=i32(upto[1]),
                 n_partial=P // seg + min(NB, P // (seg + 1)))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
