@@ -399,7 +399,8 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     shapes, with no read-back."""
     B, T, H, n = idx.shape
     dev, NB, P = idx.device, B * H * n_slc, B * T * H * n
-    kt = torch.int32 if max(NB, P) < 2**31 - 1 else torch.int64   # 32-bit keys: half the radix passes of 64
+    S = P // seg + min(NB, P)                                      # segments: the bound above
+    kt = torch.int32 if max(NB, P, S) < 2**31 - 1 else torch.int64 # 32-bit keys: half the radix passes of 64
     o32 = kt == torch.int32                                        # positions fit in 32 bits too: no conversions below
     idx = idx.to(kt).permute(0, 2, 1, 3)                           # [B, H, T, n]: (b, h, t, slot) order, t ascending
     base = torch.arange(0, NB, n_slc, device=dev, dtype=kt).view(B, H, 1, 1)       # flat (b, h, 0)
@@ -413,7 +414,7 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     per_block = torch.stack((nseg, torch.where(nseg > 1, nseg, 0)))  # [2, NB]: segments, partial slots (blocks of > 1 segment)
     upto = per_block.cumsum(1, dtype=kt)                           # of blocks 0..b
     before = upto - per_block                                      # of blocks 0..b-1
-    i = torch.arange(P // seg + min(NB, P), device=dev, dtype=kt)  # segments: the bound above
+    i = torch.arange(S, device=dev, dtype=kt)
     sb = torch.searchsorted(upto[0], i, right=True, out_int32=o32) # each segment's block; NB: none
     valid = sb < NB
     table = torch.stack((start, before[0], end, before[1], nseg), 1)   # [NB, 5], gathered once per segment below
