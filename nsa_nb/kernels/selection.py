@@ -391,6 +391,54 @@ def _sel_dq_reduce_kernel(IDX, DQP, DQ, T, n_slc, HQ: tl.constexpr, H: tl.conste
             tl.float32)
     store_dq(DQ, (i_b * T + r_t) * HQ + i_h * G + r_g, b_dq, m_r, K, BK, ACC)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #ff4916f1
+@triton.jit
+def _seg_count_kernel(EDGES, UPTO, RED_START, RED_END, NB, seg, BLOCK: tl.constexpr):
+    """One program, blocks in order: block b's segments (`ceil(count / seg)`, its pairs `EDGES[b]:EDGES[b + 1]`) summed
+    over blocks 0..b into `UPTO`, and its partial slots (its segments, where it has more than one) as
+    `RED_START:RED_END`."""
+    seg_sum = tl.sum(tl.zeros([BLOCK], dtype=tl.int64), 0)                     # running totals of earlier chunks
+    red_sum = tl.sum(tl.zeros([BLOCK], dtype=tl.int64), 0)
+    for s in range(0, NB, BLOCK):
+        o_b = s + tl.arange(0, BLOCK)
+        m_b = o_b < NB
+        lo = tl.load(EDGES + o_b, mask=m_b, other=0).to(tl.int64)
+        hi = tl.load(EDGES + o_b + 1, mask=m_b, other=0).to(tl.int64)
+        nseg = (hi - lo + seg - 1) // seg                                      # [BLOCK]; 0 past NB
+        part = tl.where(nseg > 1, nseg, 0)
+        upto, red = seg_sum + tl.cumsum(nseg, 0), red_sum + tl.cumsum(part, 0)
+        tl.store(UPTO + o_b, upto, mask=m_b)
+        tl.store(RED_END + o_b, red, mask=m_b)
+        tl.store(RED_START + o_b, red - part, mask=m_b)
+        seg_sum += tl.sum(nseg, 0)
+        red_sum += tl.sum(part, 0)
+
+@triton.jit
+def _seg_fill_kernel(EDGES, UPTO, RED_START, SEG_BLK, SEG_START, SEG_END, SEG_OUT, NB, S, seg, n_halve,
+                     BLOCK: tl.constexpr):
+    """Segments `BLOCK * program_id ...`: each one's block (the first b with `UPTO[b]` above it, by `n_halve` halvings
+    of [0, NB]; NB: past the last segment, written as block -1), its range of the sorted pairs and its partial slot
+    (its block's first plus its rank, where the block has several segments; else -1)."""
+    o_i = (tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)
+    m_i = o_i < S
+    lo, hi = tl.zeros([BLOCK], dtype=tl.int64), tl.zeros([BLOCK], dtype=tl.int64) + NB
+    for _ in range(n_halve):
+        mid = (lo + hi) // 2
+        live = lo < hi                                                         # mid < hi <= NB
+        past = tl.load(UPTO + mid, mask=m_i & live, other=0).to(tl.int64) <= o_i   # block mid ends at or before i
+        lo, hi = tl.where(live & past, mid + 1, lo), tl.where(live & ~past, mid, hi)
+    valid, b = lo < NB, tl.minimum(lo, NB - 1)
+    p_lo = tl.load(EDGES + b, mask=m_i, other=0).to(tl.int64)
+    p_hi = tl.load(EDGES + b + 1, mask=m_i, other=0).to(tl.int64)
+    nseg = (p_hi - p_lo + seg - 1) // seg
+    rank = o_i - (tl.load(UPTO + b, mask=m_i, other=0).to(tl.int64) - nseg)   # the segment's place in its block
+    start = p_lo + rank * seg
+    red0 = tl.load(RED_START + b, mask=m_i, other=0).to(tl.int64)
+    tl.store(SEG_BLK + o_i, tl.where(valid, b, -1), mask=m_i)
+    tl.store(SEG_START + o_i, tl.where(valid, start, 0), mask=m_i)
+    tl.store(SEG_END + o_i, tl.where(valid, tl.minimum(start + seg, p_hi), 0), mask=m_i)
+    tl.store(SEG_OUT + o_i, tl.where(valid & (nseg > 1), red0 + rank, -1), mask=m_i)
+
 # %% ../../nbs/06b_kernel_selection.ipynb #49f3b715
 def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     """`idx [B,T,H,n]` -> each block's queries in segments of at most `seg`: per segment (`seg_blk` flat (b, h, j) or -1
@@ -409,24 +457,15 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     order = order.to(kt)
     qlist, qslot = (order // n % T).to(torch.int32), (order % n).to(torch.int32)  # each pair's query t and its slot
     edges = torch.searchsorted(key, torch.arange(NB + 1, device=dev, dtype=kt), out_int32=o32)   # block b: key[edges[b]:edges[b + 1]]
-    start, end = edges[:-1], edges[1:]
-    nseg = (end - start + seg - 1) // seg                          # [NB] segments per block
-    per_block = torch.stack((nseg, torch.where(nseg > 1, nseg, 0)))  # [2, NB]: segments, partial slots (blocks of > 1 segment)
-    upto = per_block.cumsum(1, dtype=kt)                           # of blocks 0..b
-    before = upto - per_block                                      # of blocks 0..b-1
-    i = torch.arange(S, device=dev, dtype=kt)
-    sb = torch.searchsorted(upto[0], i, right=True, out_int32=o32) # each segment's block; NB: none
-    valid = sb < NB
-    table = torch.stack((start, before[0], end, before[1], nseg), 1)   # [NB, 5], gathered once per segment below
-    s0, first, e, red0, ns = table[sb.clamp(max=NB - 1)].unbind(1)
-    rank = i - first                                               # the segment's place in its block
-    seg_start = s0 + rank * seg
-    seg_end = torch.where(valid, torch.minimum(seg_start + seg, e), seg_start)
-    i32 = lambda t: t.to(torch.int32).contiguous()
-    return dict(seg_blk=i32(torch.where(valid, sb, -1)), seg_start=i32(seg_start), seg_end=i32(seg_end),
-                seg_out=i32(torch.where(valid & (ns > 1), red0 + rank, -1)),   # a block's partials: its slots in order
-                qlist=qlist, qslot=qslot, red_start=i32(before[1]), red_end=i32(upto[1]),
-                n_partial=P // seg + min(NB, P // (seg + 1)))
+    upto, red_start, red_end = (torch.empty(NB, device=dev, dtype=kt) for _ in range(3))   # per block
+    _seg_count_kernel[(1,)](edges, upto, red_start, red_end, NB, seg, BLOCK=1024)
+    seg_blk, seg_start, seg_end, seg_out = (torch.empty(S, device=dev, dtype=torch.int32) for _ in range(4))   # per segment
+    BLOCK = 128 if INTERPRET else 1024
+    _seg_fill_kernel[(triton.cdiv(S, BLOCK),)](edges, upto, red_start, seg_blk, seg_start, seg_end, seg_out, NB, S, seg,
+                                               NB.bit_length(), BLOCK=BLOCK)   # NB.bit_length() halvings reach one block
+    i32 = lambda t: t.to(torch.int32)
+    return dict(seg_blk=seg_blk, seg_start=seg_start, seg_end=seg_end, seg_out=seg_out, qlist=qlist, qslot=qslot,
+                red_start=i32(red_start), red_end=i32(red_end), n_partial=P // seg + min(NB, P // (seg + 1)))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
