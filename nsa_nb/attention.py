@@ -18,9 +18,9 @@ from .sliding import sliding_attention
 log = logging.getLogger(__name__)
 
 # %% auto #0
-__all__ = ['log', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'count_fallback', 'get_fallback_counters',
-           'triton_kernels', 'resolve_backend', 'nsa_branches_ref', 'gate_combine', 'NSAttention',
-           'selected_key_counts']
+__all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
+           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'resolve_backend', 'nsa_branches_ref',
+           'gate_combine', 'NSAttention', 'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -54,6 +54,35 @@ def apply_rope(x:torch.Tensor, cos:torch.Tensor, sin:torch.Tensor) -> torch.Tens
     x1, x2 = upcast(x).chunk(2, -1)
     c, s = cos[:, None], sin[:, None]
     return torch.cat([x1 * c - x2 * s, x1 * s + x2 * c], -1).to(x.dtype)
+
+# %% ../nbs/05_attention.ipynb #9bfc99ee
+ROPE_POSITIONS = 65536   # positions a model's table holds (16 MiB at d_k=64); longer sequences: made per call
+
+class RopeTable(nn.Module):
+    "`rope_cos_sin` of positions 0..n-1, made once in fp32 on the module's device: `table(T)` -> cos, sin `[T, dim/2]`."
+    def __init__(self, dim:int, base:float=10000.0, n:int=ROPE_POSITIONS):
+        super().__init__()
+        self.dim, self.base = dim, base
+        self._make(n, None)
+
+    def _make(self, n:int, device):
+        cos, sin = rope_cos_sin(n, self.dim, self.base, device=device)
+        self.register_buffer('cos', cos, persistent=False)                          # not in checkpoints: made from
+        self.register_buffer('sin', sin, persistent=False)                          # the model's config
+
+    def forward(self, T:int):
+        if T <= len(self.cos): return self.cos[:T], self.sin[:T]
+        return rope_cos_sin(T, self.dim, self.base, device=self.cos.device)
+
+    def _apply(self, fn, recurse=True):   # `.to(torch.bfloat16)` must not round the angles: made again in fp32
+        super()._apply(fn, recurse)
+        if self.cos.dtype != torch.float32: self._make(len(self.cos), self.cos.device)
+        return self
+
+def rope_rows(layer:nn.Module, T:int, device):
+    "cos, sin `[T, d_k/2]` for an attention layer: rows of its model's `rope_table`, or made here (a layer on its own)."
+    table = getattr(layer, 'rope_table', None)
+    return table(T) if table is not None else rope_cos_sin(T, layer.d_k, layer.rope_base, device=device)
 
 # %% ../nbs/05_attention.ipynb #cd55557c
 _FALLBACKS = collections.Counter()   # process-wide: reason -> count
@@ -171,7 +200,7 @@ def _heads(self:NSAttention, x):
     k = self.k_proj(x).view(B, T, -1, self.n_kv, self.d_k)                # [B, T, 1|3, H, K]
     v = self.v_proj(x).view(B, T, -1, self.n_kv, self.d_v)
     if self.rope:
-        cos, sin = rope_cos_sin(T, self.d_k, self.rope_base, device=x.device)
+        cos, sin = rope_rows(self, T, x.device)                                 # [T, K/2]
         q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
     ks, vs = k.unbind(2), v.unbind(2)
     return q, (ks * 3 if len(ks) == 1 else ks), (vs * 3 if len(vs) == 1 else vs)

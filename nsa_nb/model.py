@@ -11,7 +11,8 @@ import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
-from .attention import NSAttention, rope_cos_sin, apply_rope, resolve_backend, triton_kernels, count_fallback
+from .attention import (NSAttention, RopeTable, rope_cos_sin, rope_rows, apply_rope, resolve_backend, triton_kernels,
+                              count_fallback)
 from .sliding import sliding_attention
 
 # %% auto #0
@@ -57,7 +58,7 @@ class GQAttention(nn.Module):
         q = self.q_proj(x).view(B, T, self.n_heads, self.d_k)
         k = self.k_proj(x).view(B, T, self.n_kv, self.d_k)
         v = self.v_proj(x).view(B, T, self.n_kv, self.d_v)
-        cos, sin = rope_cos_sin(T, self.d_k, self.rope_base, device=x.device)
+        cos, sin = rope_rows(self, T, x.device)                                     # [T, K/2]
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         return self.o_proj(self.attend(q, k, v).reshape(B, T, self.n_heads * self.d_v))
 
@@ -142,7 +143,9 @@ class TransformerLM(nn.Module):
         self.cfg, self.nsa_cfg = (model_cfg or ModelConfig()).validate(), (nsa_cfg or NSAConfig()).validate()
         mc = self.cfg
         self.tok_emb = nn.Embedding(mc.vocab_size, mc.dim)
+        self.rope_table = RopeTable(mc.d_k, mc.rope_base)                        # one for all layers (notebook 05)
         self.blocks = nn.ModuleList(Block(mc, self.nsa_cfg) for _ in range(mc.n_layers))
+        for blk in self.blocks: blk.attn.rope_table = self.rope_table
         self.norm = RMSNorm(mc.dim, mc.norm_eps)
         self.head = nn.Linear(mc.dim, mc.vocab_size, bias=False)
         if mc.tie_embeddings: self.head.weight = self.tok_emb.weight

@@ -333,7 +333,9 @@ def setup(self:Trainer):
     if tc.init_from: self.init_weights(tc.init_from)
     self.core.set_gradient_checkpointing(tc.gradient_checkpointing)
     ids = [dev.index] if dev.type == 'cuda' else None
-    self.ddp = nn.parallel.DistributedDataParallel(self.core, device_ids=ids) if env.ddp else None
+    # the model's buffers (its RoPE table) are made from the config, equal on every rank: not broadcast each step
+    self.ddp = (nn.parallel.DistributedDataParallel(self.core, device_ids=ids, broadcast_buffers=False) if env.ddp
+                else None)
     wrapped = self.ddp or self.core
     self.fwd = torch.compile(wrapped) if tc.compile else wrapped
     self.opt = make_optimizer(self.core, tc, dev)
