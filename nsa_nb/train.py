@@ -18,7 +18,7 @@ from .config import RunConfig, TrainConfig, ConfigError, save_config, load_confi
 from .model import TransformerLM
 from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_open, DataUnavailable,
                          local_check, too_few_docs)
-from .attention import NSAttention, BranchGate, get_fallback_counters
+from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
                                resumable_checkpoint, RunLock, lock_holder)
@@ -333,8 +333,10 @@ def setup(self:Trainer):
     if tc.init_from: self.init_weights(tc.init_from)
     self.core.set_gradient_checkpointing(tc.gradient_checkpointing)
     ids = [dev.index] if dev.type == 'cuda' else None
-    # the model's buffers (its RoPE table) are made from the config, equal on every rank: not broadcast each step
-    self.ddp = (nn.parallel.DistributedDataParallel(self.core, device_ids=ids, broadcast_buffers=False) if env.ddp
+    # RoPE tables are made from the config, equal on every rank: only other buffers (a given model's) are broadcast
+    bcast = any(next(m.buffers(recurse=False), None) is not None
+                for m in self.core.modules() if not isinstance(m, RopeTable))
+    self.ddp = (nn.parallel.DistributedDataParallel(self.core, device_ids=ids, broadcast_buffers=bcast) if env.ddp
                 else None)
     wrapped = self.ddp or self.core
     self.fwd = torch.compile(wrapped) if tc.compile else wrapped
