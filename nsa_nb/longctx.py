@@ -4,7 +4,7 @@
 
 # %% ../nbs/14_longctx.ipynb #a2e3af6b
 from __future__ import annotations
-import json, re
+import json
 from pathlib import Path
 import numpy as np
 import pandas as pd
@@ -225,8 +225,7 @@ def _same_time_line(lm:dict) -> str:
     tn, td = mean(0, 'tokens_per_s'), mean(1, 'tokens_per_s')
     faster = (f"NSA ran {tn / td:.2f}x dense attention's tokens/s" if tn > td else
               f"dense attention ran {td / tn:.2f}x NSA's tokens/s")
-    seq = re.search(r'seq_len (\d+)', lm['title'])[1]                         # the title names the length
-    line = (f"Same wall time at seq_len {seq} ({lm['device']}, the 125M model's "
+    line = (f"Same wall time at seq_len {lm['seq_len']} ({lm['device']}, the 125M model's "
             f"body with bytes, compiled, {max(r['minutes'] for r in lm['rows']):.1f} minutes a run, {len(seeds)} "
             f"seed{'s' * (len(seeds) > 1)}): {faster}; mean validation loss NSA {mean(0, 'final_val_loss'):.3f}, dense "
             f"{mean(1, 'final_val_loss'):.3f}.")

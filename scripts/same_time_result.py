@@ -54,7 +54,7 @@ def main():
     p = save_result(prefix.with_suffix('.json'), rows, res['command'], res['title'], res['notes'], files=[curves],
                     data=res['data'], status=res['status'], margin=margin,
                     measured_on=dict(device=res['device'], versions=res['versions']), date=res['date'],
-                    equal_tokens_M=res['equal_tokens_M'], equal_minutes=res['equal_minutes'])
+                    seq_len=res['seq_len'], equal_tokens_M=res['equal_tokens_M'], equal_minutes=res['equal_minutes'])
     print(f"{p} and {prefix.parent / curves}:")
     for r in rows: print('  ', r)
     for k, m in margin.items(): print('  margin', m)
@@ -64,7 +64,8 @@ def earlier(path, ap) -> dict:
     p = Path(path)
     if not p.is_file(): ap.error(f"--add {path}: no such result file")
     res = json.loads(p.read_text())
-    if 'equal_tokens_M' not in res or not res.get('files'): ap.error(f"--add {path}: not a same-time result of this script")
+    if 'equal_tokens_M' not in res or 'seq_len' not in res or not res.get('files'):
+        ap.error(f"--add {path}: not a same-time result of this script")
     return dict(res, curves=pd.read_csv(p.parent / res['files'][0]))
 
 def from_runs(a, ap) -> dict:
@@ -95,7 +96,8 @@ def from_runs(a, ap) -> dict:
              f"{data.get('val_docs')} documents held out with data.split_seed={dc.get('split_seed')}, the same for "
              f"every run). tokens_per_s: median of the logged steps after the 10th; minutes: wall time of the training "
              f"loop from its first step, evaluations and checkpoints included. {a.notes}").strip()
-    return dict(title=title, notes=notes, rows=rows, curves=curves_frame(runs), data=data, command=a.command,
+    return dict(title=title, seq_len=tc['seq_len'], notes=notes, rows=rows, curves=curves_frame(runs), data=data,
+                command=a.command,
                 status={k: r['metrics'].get('status') for k, r in runs.items()}, date=env['time'][:10], **on, **equal)
 
 if __name__ == '__main__': main()
