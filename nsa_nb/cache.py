@@ -12,7 +12,7 @@ from .config import NSAConfig
 from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
-from .attention import NSAttention, rope_cos_sin, apply_rope, gate_combine, resolve_backend, count_fallback
+from .attention import NSAttention, rope_rows, apply_rope, gate_combine, resolve_backend, count_fallback
 from .model import TransformerLM, DenseAttention
 from .testing import rel_err
 try: from nsa_nb.kernels import decode as kd                                    # the Triton step (notebook 06d)
@@ -312,7 +312,7 @@ def dense_layer_prefill(attn:DenseAttention, x:torch.Tensor, lc:DenseLayerCache,
     "The dense layer's forward on the prompt, and its K/V cache filled (keys rotated as its forward rotates them)."
     y = type(attn).forward(attn, x)
     B, T, _ = x.shape
-    cos, sin = rope_cos_sin(T, attn.d_k, attn.rope_base, device=x.device)
+    cos, sin = rope_rows(attn, T, x.device)                                                # the forward's angles
     _fill(lc.k, apply_rope(attn.k_proj(x).view(B, T, attn.n_kv, attn.d_k), cos, sin), lens)
     _fill(lc.v, attn.v_proj(x).view(B, T, attn.n_kv, attn.d_v), lens)
     return y
