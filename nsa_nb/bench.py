@@ -19,10 +19,10 @@ from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
-           'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels', 'speedups', 'table',
-           'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode',
-           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished',
-           'nsa_nb_bench']
+           'TRAIN_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels',
+           'speedups', 'table', 'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table',
+           'plot_decode', 'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log',
+           'save_finished', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -447,6 +447,11 @@ GENERATE_NOTES = ("128 new tokens, greedy, random weights, prefill included. Col
                   "same_tokens, compiled_same_tokens: fraction of the tokens equal to the eager steps' (in bf16 a "
                   "near-tie can round the other way).")
 DECODE_PARTS = ('core', 'layer', 'model')
+TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compile false or true (torch.compile, "
+               "Inductor's default mode), bf16 autocast, the model's chunked loss head, fused AdamW, no gradient "
+               "checkpointing, 32,768 tokens per step (batch max(1, 32768 // seq_len)); tokens/s over 5 timed steps "
+               "after 3 warm-up steps of a fresh model (nsa_nb.train.train_throughput); MFU against the GPU's dense "
+               "bf16 FLOP/s (989 T on an H100).")
 
 def _batch_shapes(s:str) -> list[tuple[int, int]]:
     "`--train_batches` '16x2048,4x8192' as [(16, 2048), (4, 8192)] ('' for none), or SystemExit saying what to write."
@@ -527,7 +532,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     o, j = Path(out), lambda xs: ','.join(map(str, xs))
     cmd = f"nsa_nb_bench {what} --out {out} --lengths {j(lens)}" + (f" --modes {j(mds)}" if mds else '')
     if what == 'train':
-        res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled')
+        res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
+               TRAIN_NOTES)
         rows = bench_train(lens, log=saving_log(*res))
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
