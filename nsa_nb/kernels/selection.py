@@ -475,9 +475,11 @@ def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
 
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
-    "The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`)."
+    """The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`; head
+    dims above 128: `sweep_head_dims.py`)."""
     if INTERPRET: return dict(BR=16, num_warps=1)
     if tune.dkdv: return dict(zip(('BR', 'num_warps', 'num_stages'), tune.dkdv))
+    if max(BK, BV) > 128: return dict(BR=128, num_warps=8, num_stages=1)   # [BS, 256] fp32 accumulators: 8 warps
     return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=4)
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
