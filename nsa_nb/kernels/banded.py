@@ -182,10 +182,9 @@ def _bwd_tiles(G:int, K:int, V:int, tune:BandedTuning|None=None):
     t = tune or BandedTuning()
     if INTERPRET: return _pad_tiles(G, K, V, 16, 16, 1, 1)
     if t.bwd: return _pad_tiles(G, K, V, *t.bwd)
-    if max(K, V) > 128:   # head dims > 128: half the keys per step, so that two stages fit (sweep_head_dims.py)
-        return _pad_tiles(G, K, V, t.rows_small, t.keys // 2, 4, 2)
     ns = 3 if max(K, V) <= 64 else 2   # more tiles held than the forward: stages that fit
-    return _pad_tiles(G, K, V, t.rows_small, t.keys, 4, ns)
+    BN = t.keys if max(K, V) <= 128 else t.keys // 2   # head dims > 128: 2 stages fit only so (sweep_head_dims.py)
+    return _pad_tiles(G, K, V, t.rows_small, BN, 4, ns)
 
 def dot_precision(dtype) -> str:
     "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."

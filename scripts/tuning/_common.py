@@ -19,3 +19,19 @@ def recorder(path:str):
     def record(r):
         print(json.dumps(r), flush=True); out['rows'].append(r); json.dump(out, open(path, 'w'), indent=1)
     return record
+
+def kernel_times(step, n:int=3) -> dict:
+    """{kernel name: (ms per call of `step`, launches per call)} from torch.profiler over `n` calls of `step()` after `n`
+    warm-up calls, on the GPU."""
+    import torch
+    from torch.profiler import profile, ProfilerActivity
+    for _ in range(n): step()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as p:
+        for _ in range(n): step()
+        torch.cuda.synchronize()
+    rows = {}
+    for e in p.key_averages():
+        t = getattr(e, 'self_device_time_total', None) or getattr(e, 'self_cuda_time_total', 0)
+        if t > 0: rows[e.key] = (t / n / 1000, e.count // n)
+    return rows

@@ -3,10 +3,10 @@ name, from torch.profiler over 3 steps after 3 warm-up steps, bf16, random input
 Then the same shape's causal SDPA forward+backward (torch's default backend: cuDNN on an H100), for comparison.
 Usage: python3 scripts/tuning/profile_kernels.py B,T,HQ,H,K,TAG [...]   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k"""
 import sys, math, torch, json
-from torch.profiler import profile, ProfilerActivity
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
 from nsa_nb.compression import Compressor
+from _common import kernel_times
 def run(B, T, HQ, H, K, tag):
     cfg = NSAConfig(); torch.manual_seed(0)
     q = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16, requires_grad=True)
@@ -18,16 +18,7 @@ def run(B, T, HQ, H, K, tag):
         o = kn.nsa_attention_triton(q, ks, vs, phk, phv, g, cfg)[0]
         for t in (q, *ks, *vs, g, *phk.parameters(), *phv.parameters()): t.grad = None   # a training step's fresh gradients
         o.backward(torch.ones_like(o))
-    for _ in range(3): step()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as p:
-        for _ in range(3): step()
-        torch.cuda.synchronize()
-    rows = {}
-    for e in p.key_averages():
-        if e.device_type.name == 'CUDA' or getattr(e, 'self_device_time_total', 0) > 0:
-            t = getattr(e, 'self_device_time_total', None) or getattr(e, 'self_cuda_time_total', 0)
-            if t > 0: rows[e.key] = (t / 3 / 1000, e.count // 3)
+    rows = kernel_times(step)
     tot = sum(v[0] for v in rows.values())
     print(f"== {tag} B={B} T={T} HQ={HQ} H={H} K={K}: {tot:.2f} ms of kernels per fwd+bwd", flush=True)
     for k_, (t, c) in sorted(rows.items(), key=lambda x: -x[1][0])[:18]: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")

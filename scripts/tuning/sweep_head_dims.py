@@ -5,11 +5,10 @@ warps, stages) swept one at a time, the other at its rule; each setting timed as
 (`time_impl`, bf16, random inputs, B=1). About 6 minutes on one H100, most of it compiling.
 Usage: python3 scripts/tuning/sweep_head_dims.py OUT.json [T]   (T: 16384)"""
 import sys, torch
-from torch.profiler import profile, ProfilerActivity
 import nsa_nb.kernels.banded as kb, nsa_nb.kernels.selection as ks
 from nsa_nb.bench import time_impl, _inputs, nsa_full
 from nsa_nb.config import NSAConfig
-from _common import recorder
+from _common import recorder, kernel_times
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record, cfg = recorder(sys.argv[1]), NSAConfig()
@@ -21,12 +20,7 @@ def kernel_ms(K, V):
     q, k, v, g = _inputs(1, T, 64, 4, K, V, torch.bfloat16, 'bthd')
     o = nsa_full(q, k, v, g, cfg); do = torch.randn_like(o); del o
     step = lambda: torch.autograd.grad(nsa_full(q, k, v, g, cfg), [q, k, v, g], do)
-    for _ in range(3): step()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as p:
-        for _ in range(3): step()
-        torch.cuda.synchronize()
-    return {e.key: e.self_device_time_total / 3 / 1000 for e in p.key_averages() if e.self_device_time_total > 0}
+    return {k_: ms for k_, (ms, _) in kernel_times(step).items()}
 
 for tag, (K, V) in shapes.items():
     rows = kernel_ms(K, V)
