@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_bench.ipynb #cf6c0160
 from __future__ import annotations
-import dataclasses, json, math, statistics, time
+import dataclasses, functools, json, math, statistics, time
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -28,9 +28,14 @@ __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 
 def nsa_full(q, k, v, g, cfg:NSAConfig):
     "The whole NSA on heads: `g [B, T, HQ, 3]` gates; returns `o [B, T, HQ, V]`."
     from nsa_nb.kernels import nsa as kn
-    phi_k, phi_v = Compressor(cfg.l, cfg.d, k.shape[-1]), Compressor(cfg.l, cfg.d, v.shape[-1])
     # what NSAttention runs on this path
-    return kn.nsa_attention_triton(q, (k,) * 3, (v,) * 3, phi_k, phi_v, g, cfg)[0]
+    return kn.nsa_attention_triton(q, (k,) * 3, (v,) * 3, *_mean_compressors(cfg.l, cfg.d, k.shape[-1], v.shape[-1]),
+                                   g, cfg)[0]
+
+@functools.cache
+def _mean_compressors(l, d, K, V):
+    "The parameter-free 'avg' compressors of keys and values, built once per shape (a timed call builds no modules)."
+    return Compressor(l, d, K), Compressor(l, d, V)
 
 def sdpa_full(q, k, v):
     "Dense causal GQA attention, inputs and output in `[B, heads, T, dim]`, on the backend torch picks."
