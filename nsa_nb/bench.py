@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_bench.ipynb #cf6c0160
 from __future__ import annotations
-import dataclasses, functools, json, math, statistics, time
+import dataclasses, functools, inspect, json, math, statistics, time
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -13,6 +13,7 @@ from .config import NSAConfig, load_config, named_config
 from .compression import Compressor
 from .model import TransformerLM
 from .attention import NSAttention
+from .train import train_throughput
 from .cache import (predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache,
     compiled_decode_step, pack_layers)
 from .results import save_result, load_result, md_table, provenance
@@ -190,7 +191,6 @@ def plot_kernels(rows:list[dict], path=None):
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
                 steps:int=5, log=print) -> list[dict]:
     "Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn, compiled)."
-    from nsa_nb.train import train_throughput
     rows = []
     for T in lengths:
         for attn in attns:
@@ -438,25 +438,34 @@ BENCH_DEFAULTS = dict(kernels=dict(lengths='4096,8192,16384,32768,65536', modes=
                       decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph,compiled'),
                       generate=dict(lengths='2048,16384'))
 BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph', 'compiled'))
+
+def _default(f, name:str):
+    "The default of `f`'s argument `name`: a result file's notes quote the code's settings, not a copy of them."
+    return inspect.signature(f).parameters[name].default
+
 # what a reader of the result files needs to know (written into them)
 DECODE_NOTES = ("part core: attention over the cache alone; layer: the attention layer; model: one whole-model step. "
                 "mode eager: Python launches (a dense eager step of equal rows builds a cuDNN plan per new key length, "
                 "tens of ms of host time); graph: decode_step captured once and replayed (dense: unmasked over the "
-                "T + 6 keys of its capture, as rows of equal length allow; generate cannot replay that as lengths "
-                "grow); compiled: the packed, compiled static step that generate(compile=True) replays (dense: under a "
-                "mask, as a step replayed while the lengths grow must). Caches filled with random values at context "
-                "T; 50 timed steps after 5. reads_per_head: K/V positions one step reads per KV head (dense: T + 1).")
-GENERATE_NOTES = ("128 new tokens, greedy, random weights, prefill included. Cold: the first call at its shapes (kernel "
-                  "compiles, cuDNN plans, torch.compile); the *_tokens_per_s columns: the median of 3 calls after it. "
+                f"T + {_default(bench_decode, 'warmup') + 1} keys of its capture, as rows of equal length allow; "
+                "generate cannot replay that as lengths grow); compiled: the packed, compiled static step that "
+                "generate(compile=True) replays (dense: under a mask, as a step replayed while the lengths grow must). "
+                f"Caches filled with random values at context T; {_default(bench_decode, 'steps')} timed steps after "
+                f"{_default(bench_decode, 'warmup')}. reads_per_head: K/V positions one step reads per KV head "
+                "(dense: T + 1).")
+GENERATE_NOTES = (f"{_default(bench_generate, 'new')} new tokens, greedy, random weights, prefill included. Cold: the "
+                  "first call at its shapes (kernel compiles, cuDNN plans, torch.compile); the *_tokens_per_s columns: "
+                  f"the median of {_default(bench_generate, 'reps')} calls after it. "
                   "graph: generate(graph=True); compiled: generate(compile=True). "
                   "same_tokens, compiled_same_tokens: fraction of the tokens equal to the eager steps' (in bf16 a "
                   "near-tie can round the other way).")
 DECODE_PARTS = ('core', 'layer', 'model')
 TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compile false or true (torch.compile, "
                "Inductor's default mode), bf16 autocast, the model's chunked loss head, fused AdamW, no gradient "
-               "checkpointing, 32,768 tokens per step (batch max(1, 32768 // seq_len)); tokens/s over 5 timed steps "
-               "after 3 warm-up steps of a fresh model (nsa_nb.train.train_throughput); MFU against the GPU's dense "
-               "bf16 FLOP/s (989 T on an H100).")
+               f"checkpointing, {(n := _default(bench_train, 'tokens')):,} tokens per step (batch max(1, {n} // "
+               f"seq_len)); tokens/s over {_default(bench_train, 'steps')} timed steps after "
+               f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model "
+               "(nsa_nb.train.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
 
 def _batch_shapes(s:str) -> list[tuple[int, int]]:
     "`--train_batches` '16x2048,4x8192' as [(16, 2048), (4, 8192)] ('' for none), or SystemExit saying what to write."
