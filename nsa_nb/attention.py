@@ -74,9 +74,10 @@ class RopeTable(nn.Module):
         if T <= len(self.cos): return self.cos[:T], self.sin[:T]
         return rope_cos_sin(T, self.dim, self.base, device=self.cos.device)
 
-    def _apply(self, fn, recurse=True):   # `.to(torch.bfloat16)` must not round the angles: made again in fp32
+    def _apply(self, fn, recurse=True):   # `.to(torch.bfloat16)` must not round the angles: the fp32 ones are kept
+        cos, sin = self.cos, self.sin
         super()._apply(fn, recurse)
-        if self.cos.dtype != torch.float32: self._make(len(self.cos), self.cos.device)
+        if self.cos.dtype != torch.float32: self.cos, self.sin = cos.to(self.cos.device), sin.to(self.sin.device)
         return self
 
 def rope_rows(layer:nn.Module, T:int, device):
