@@ -576,4 +576,4 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
 
 if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_bench): nsa_nb_bench()
 # python -m nsa_nb.bench [kernels|train|decode|generate] ...: fastcore's call_parse already runs it under
-# `python -m` and leaves None behind (calling that again was a TypeError after every run)
+# `python -m` and leaves None behind (calling it again would be a TypeError)

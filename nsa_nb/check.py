@@ -251,4 +251,4 @@ def nsa_nb_check(full:bool=False,
 
 if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_check): nsa_nb_check()
 # python -m nsa_nb.check [--full]: fastcore's call_parse already runs it under `python -m` and leaves None behind
-# (calling that again was a TypeError after every run)
+# (calling it again would be a TypeError)

@@ -32,7 +32,7 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'DistEnv', 'dist_env', 'resolve_devic
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
-TOY_PARAMS = 20_000_000      # fewer parameters than this is a toy model (the field's toy had dim 128)
+TOY_PARAMS = 20_000_000      # fewer parameters than this is a toy model (a dim-128 model is far below it)
 
 @dataclass
 class DistEnv:

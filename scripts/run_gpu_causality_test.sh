@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pre-run GPU check that NSA users know by this name, now `nsa_nb_check`: causality, kernel parity, selection, dtypes,
+# A wrapper for `nsa_nb_check`, under the name NSA users know for the pre-run GPU check: causality, kernel parity, selection, dtypes,
 # decode, routing, as a pass/fail table. The quick list takes a few minutes on one H100; --full adds the long parity
 # sweeps and 64k tokens through the 125M model.
 # Usage: bash scripts/run_gpu_causality_test.sh [--full]     (exit code 0 only when every check passes)
