@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The passkey proof of notebook 14: NSA retrieves keys that no stack of windows can reach, a window-only model does not,
 # and taking away the blocks that the compressed scores chose takes the keys away. Four runs of 9.5M-12.6M parameters, two at a
-# time on one GPU, then the sweeps: about 9 minutes on one H100 at the defaults (505 s in one run). What to expect is in notebook 14's results, read from results/longctx/.
+# time on one GPU, then the sweeps: about 9 minutes on one H100 at the defaults (505 s in one run). What to expect is in
+# notebook 14's results, read from results/longctx/.
 #   stage 1 (OUT/short): configs/passkey_text_512.yaml from scratch, NSA and window-only side by side (keys 59..492 tokens back)
 #   stage 2 (OUT/long):  seq_len 2048 (keys 59..2028 back), NSA and window-only both started from stage 1's NSA weights
 #   then: scripts/passkey_eval.py (through scripts/passkey_grid.sh) sweeps each stage's models and probes their selection, and
