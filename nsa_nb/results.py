@@ -11,7 +11,7 @@ import nsa_nb
 
 # %% auto #0
 __all__ = ['RESULT_KEYS', 'results_dir', 'device_name', 'versions', 'save_result', 'result_names', 'load_result', 'result_frame',
-           'md_table', 'provenance', 'show_result']
+           'md_table', 'provenance', 'show_result', 'ranked']
 
 # %% ../nbs/12a_results.ipynb #0b7bed78
 RESULT_KEYS = ('title', 'device', 'versions', 'command', 'date', 'notes', 'rows')   # every result file has these
@@ -109,3 +109,9 @@ def show_result(name:str, cols=None, floatfmt:str=',.2f', rows=None):
     from IPython.display import Markdown, display
     res = load_result(name)
     display(Markdown(md_table(rows if rows is not None else res['rows'], cols, floatfmt) + '\n\n' + provenance(res)))
+
+# %% ../nbs/12a_results.ipynb #b84d1f07
+def ranked(rows:list[dict], **match) -> list[dict]:
+    "The rows whose fields equal `match` and whose `ms` was measured (a float, not an error), fastest first."
+    return sorted((r for r in rows if isinstance(r.get('ms'), float) and all(r.get(k) == v for k, v in match.items())),
+                  key=lambda r: r['ms'])
