@@ -16,8 +16,9 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'store_dq', 'online_softmax_step', 'BandedTuning', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
-           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['INTERPRET', 'load_cols', 'store_dq', 'online_softmax_step', 'BandedTuning', 'head_tiles', 'dot_precision',
+           'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
+           'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -80,10 +81,16 @@ def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK:
                                                                                            other=0.)
 
 @triton.jit
-def store_dq(DQ, row, b_dq, m_r, K: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr):
-    """Store rows `row`'s dq tile `[M, BK]` (fp32, scaled); `ACC`: add it to the dq another branch's kernel stored there
-    (one autograd node for the three branches, notebook 06c: no dq sums after them)."""
-    o_k = tl.arange(0, BK)
+def load_cols(X, row, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constexpr):
+    "Rows `row [M]` of `X [rows, K]`, columns [K0, K0 + BC): `[M, BC]`, zeros past K and where `m_r` is false."
+    o_c = K0 + tl.arange(0, BC)
+    return tl.load(X + row[:, None] * K + o_c[None, :], mask=m_r[:, None] & (o_c < K)[None, :], other=0.)
+
+@triton.jit
+def store_dq(DQ, row, b_dq, m_r, K: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr, K0: tl.constexpr = 0):
+    """Store rows `row`'s dq tile `[M, BK]` (fp32, scaled) at columns [K0, K0 + BK); `ACC`: add it to the dq another
+    branch's kernel stored there (one autograd node for the three branches, notebook 06c: no dq sums after them)."""
+    o_k = K0 + tl.arange(0, BK)
     ptrs, mask = DQ + row[:, None] * K + o_k[None, :], m_r[:, None] & (o_k < K)[None, :]
     if ACC: b_dq += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
     tl.store(ptrs, b_dq.to(DQ.dtype.element_ty), mask=mask)
@@ -102,17 +109,21 @@ def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
 
 # %% ../../nbs/06a_kernel_banded.ipynb #386bc3c3
 @triton.jit
-def _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w,
-              H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BN: tl.constexpr,
-              WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    "Key tile [s0, s0+BN) of the online softmax; MASK: some query of the tile may not see some of its keys."
+def _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w,
+              H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
+              BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
+    """Key tile [s0, s0+BN) of the online softmax; MASK: some query of the tile may not see some of its keys; `BK2`:
+    the head dim's second tile (`b_q2`, columns [BK, K)), or 0."""
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
     key = key0 + o_s * H                                                           # [BN] flat (b, s, h)
     # [BK, BN]
     b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=(o_s < s_hi)[None, :] & (o_k < K)[:, None], other=0.)
     # [BN, BV]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)
-    b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale                       # [BM, BN], log2 units
+    b_s = tl.dot(b_q, b_k, input_precision=PREC)                                  # [BM, BN]
+    if BK2 > 0:
+        b_s += tl.dot(b_q2, tl.trans(load_cols(Kt, key, o_s < s_hi, K, BK, BK2)), input_precision=PREC)
+    b_s = b_s * qk_scale                                                           # log2 units
     if MASK:
         m_s = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :]
         b_s = tl.where(m_s, b_s, float('-inf'))
@@ -121,14 +132,16 @@ def _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, p
 @triton.jit
 def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                       BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr,
-                       PREC: tl.constexpr):
+                       BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                       WINDOW: tl.constexpr, PREC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)                                          # [BM]
-    o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
+    o_v = tl.arange(0, BV)
     row = ((i_b * T + r_t) * HQ + i_h * G + r_g)                                  # [BM] flat (b, t, head)
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
+    b_q = load_cols(Q, row, m_r, K, 0, BK)                                        # [BM, BK]
+    if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                         # [BM, BK2]: columns [BK, K)
+    else: b_q2 = b_q                                                               # (not read)
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
     s_lo, s_a, s_b, s_hi = _key_tiles(t0, t_last, S, ps, po, w, BN, WINDOW)
     qk_scale = scale * 1.4426950408889634                                         # log2(e): exp2 below
@@ -137,14 +150,14 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
     for s0 in range(s_lo, s_a, BN):                                               # the window's edge
-        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V,
-                                    BK, BV, BN, WINDOW, PREC, True)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
+                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
     for s0 in range(s_a, s_b, BN):                                                # whole tiles: no mask
-        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V,
-                                    BK, BV, BN, WINDOW, PREC, False)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
+                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, False)
     for s0 in range(s_b, s_hi, BN):                                               # the diagonal
-        b_m, b_l, b_acc = _fwd_step(b_q, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H, K, V,
-                                    BK, BV, BN, WINDOW, PREC, True)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
+                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
@@ -164,9 +177,18 @@ class BandedTuning:
     fwd: tuple|None = None        # (BM, BN, num_warps, num_stages) of every forward instead of the rules (sweeps)
     bwd: tuple|None = None        # the same for the backward kernels
 
+def head_tiles(D:int) -> tuple[int, int]:
+    """A head dim as one or two tiles (Triton's blocks are powers of two, at least 16): `(BK, 0)`, the dim padded, or
+    `(BK, BK2)`, columns [0, BK) and [BK, D), where two tiles are narrower than one (192: 128 + 64, not 256)."""
+    one = max(16, triton.next_power_of_2(D))
+    hi = 1 << (D.bit_length() - 1)                                    # the largest power of two <= D
+    lo = max(16, triton.next_power_of_2(D - hi)) if D > hi else 0
+    return (hi, lo) if hi >= 16 and lo and hi + lo < one else (one, 0)
+
 def _pad_tiles(G, K, V, BM, BN, nw, ns):
-    "(BM, BN, BK, BV, num_warps, num_stages): BM at least G's power of two, head dims padded to powers of two >= 16."
-    BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
+    """(BM, BN, BK, BV, num_warps, num_stages): BM at least G's power of two, BK the first of K's `head_tiles`, BV V
+    padded to a power of two >= 16."""
+    BK, BV = head_tiles(K)[0], max(16, triton.next_power_of_2(V))
     return max(BM, triton.next_power_of_2(G)), BN, BK, BV, nw, ns
 
 def _tiles(G:int, K:int, V:int, window:bool=False, tune:BandedTuning|None=None):
@@ -207,35 +229,42 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float,
     grid = (triton.cdiv(T, BM // G), B * H)
     pos_args, window = _params(k_pos, w)
     _banded_fwd_kernel[grid](q, k, v, o, lse, T, S, scale, *pos_args, HQ=HQ, H=H, G=G, K=K, V=V,
-                             BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype), num_warps=nw,
-                             num_stages=ns)
+                             BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window,
+                             PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     return o, lse
 
 # %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
 @triton.jit
-def _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo, t_hi, i_b, i_h, qk_scale, w,
-               HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-               BM: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    """Row tile i_m's part of the key tile's dk, dv; MASK: some row may not see some key (unmasked, rows not valid load
-    q = dO = 0 and add nothing)."""
+def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo, t_hi, i_b, i_h, qk_scale,
+               w, HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr,
+               BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr,
+               MASK: tl.constexpr):
+    """Row tile i_m's part of the key tile's dk, dv (and dk's second tile `b_dk2` where `BK2`); MASK: some row may not
+    see some key (unmasked, rows not valid load q = dO = 0 and add nothing)."""
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
     m_r = m_r & (r_t >= sp_lo) & (r_t < t_hi)                                    # rows of this split only
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     # [M, BK], [M, BV], [M] log2 units, [M]
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
-    b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
+    b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                        # [BM, BN]
+    if BK2 > 0:
+        b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                                 # [M, BK2]: columns [BK, K)
+        b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
+    b_p = tl.exp2(b_s * qk_scale - b_lse[:, None])
     if MASK:
         m = _band(pos, r_t, w, WINDOW) & m_s[None, :] & m_r[:, None]
         b_p = tl.where(m, b_p, 0.)
     b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
-    return b_dk + tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC), b_dv
+    b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
+    if BK2 > 0: b_dk2 += tl.dot(tl.trans(b_ds.to(b_q2.dtype)), b_q2, input_precision=PREC)
+    return b_dk, b_dk2, b_dv
 
 @triton.jit
 def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                            BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                            WINDOW: tl.constexpr,
+                            BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr,
+                            BN: tl.constexpr, WINDOW: tl.constexpr,
                             PARTIAL: tl.constexpr, PREC: tl.constexpr):
     i_n, i_sp, i_bh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -245,6 +274,9 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
     key = (i_b * S + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BN, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BN, BV]
+    if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
+        b_k2, b_dk2 = load_cols(Kt, key, m_s, K, BK, BK2), tl.zeros([BN, BK2], tl.float32)   # [BN, BK2]
+    else: b_k2, b_dk2 = b_k, b_k                                  # (not read)
     pos = o_s * ps + po
     t_lo = tl.maximum(i_n * BN * ps + po, i_sp * split)   # first query that sees the tile's first key, in this split
     t_hi = tl.minimum(T, i_sp * split + split)
@@ -254,49 +286,66 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BN, BK], tl.float32), tl.zeros([BN, BV], tl.float32)
     for i_m in range(i_lo, i_a):   # the diagonal (and a split's first tile)
-        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b,
-                                i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, True)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
+                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
+                                       PREC, True)
     for i_m in range(i_a, i_b_):                                                  # whole tiles: no mask
-        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b,
-                                i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, False)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
+                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
+                                       PREC, False)
     for i_m in range(i_b_, i_hi):                                                 # the window's edge, the split's end
-        b_dk, b_dv = _dkdv_step(i_m, b_k, b_v, b_dk, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, i_sp * split, t_hi, i_b,
-                                i_h, qk_scale, w, HQ, G, K, V, BK, BV, BM, WINDOW, PREC, True)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
+                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
+                                       PREC, True)
     if PARTIAL:                                                   # fp32 partials [n_split, B*S*H, K|V], summed after
         base = i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H
         tl.store(DK + (base + key)[:, None] * K + o_k[None, :], b_dk * scale, mask=m_s[:, None] & (o_k < K)[None, :])
+        if BK2 > 0:
+            o_k2 = BK + tl.arange(0, BK2)
+            tl.store(DK + (base + key)[:, None] * K + o_k2[None, :], b_dk2 * scale,
+                     mask=m_s[:, None] & (o_k2 < K)[None, :])
         tl.store(DV + (base + key)[:, None] * V + o_v[None, :], b_dv, mask=m_s[:, None] & (o_v < V)[None, :])
     else:
         tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty),
                  mask=m_s[:, None] & (o_k < K)[None, :])
+        if BK2 > 0:
+            o_k2 = BK + tl.arange(0, BK2)
+            tl.store(DK + key[:, None] * K + o_k2[None, :], (b_dk2 * scale).to(DK.dtype.element_ty),
+                     mask=m_s[:, None] & (o_k2 < K)[None, :])
         tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty),
                  mask=m_s[:, None] & (o_v < V)[None, :])
 
 # %% ../../nbs/06a_kernel_banded.ipynb #69abe255
 @triton.jit
-def _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w,
-             H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BN: tl.constexpr,
-             WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    """Key tile [s0, s0+BN)'s part of dq; MASK as in `_fwd_step` (unmasked, rows not valid load zeros and are not
-    stored)."""
+def _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w,
+             H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
+             BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
+    """Key tile [s0, s0+BN)'s part of dq (and of its second tile `b_dq2` where `BK2`); MASK as in `_fwd_step`
+    (unmasked, rows not valid load zeros and are not stored)."""
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
     key = key0 + o_s * H
     # [BN, BK]
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=(o_s < s_hi)[:, None] & (o_k < K)[None, :], other=0.)
     # [BN, BV]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=(o_s < s_hi)[:, None] & (o_v < V)[None, :], other=0.)
-    b_p = tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None])   # [BM, BN]
+    b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                        # [BM, BN]
+    if BK2 > 0:
+        b_k2 = load_cols(Kt, key, o_s < s_hi, K, BK, BK2)                         # [BN, BK2]: columns [BK, K)
+        b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
+    b_p = tl.exp2(b_s * qk_scale - b_lse[:, None])
     if MASK:
         m = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :] & m_r[:, None]
         b_p = tl.where(m, b_p, 0.)
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
-    return b_dq + tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+    b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+    if BK2 > 0: b_dq2 += tl.dot(b_ds.to(b_k2.dtype), b_k2, input_precision=PREC)
+    return b_dq, b_dq2
 
 @triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                          BK: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr,
-                          PREC: tl.constexpr,
+                          BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                          WINDOW: tl.constexpr, PREC: tl.constexpr,
                           ACC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -309,16 +358,20 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     qk_scale = scale * 1.4426950408889634
     key0 = i_b * S * H + i_h
     b_dq = tl.zeros([BM, BK], tl.float32)
+    if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
+        b_q2, b_dq2 = load_cols(Q, row, m_r, K, BK, BK2), tl.zeros([BM, BK2], tl.float32)
+    else: b_q2, b_dq2 = b_q, b_q                                  # (not read)
     for s0 in range(s_lo, s_a, BN):
-        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K,
-                        V, BK, BV, BN, WINDOW, PREC, True)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
+                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
     for s0 in range(s_a, s_b, BN):
-        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K,
-                        V, BK, BV, BN, WINDOW, PREC, False)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
+                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, False)
     for s0 in range(s_b, s_hi, BN):
-        b_dq = _dq_step(b_q, b_do, b_lse, b_delta, b_dq, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w, H, K,
-                        V, BK, BV, BN, WINDOW, PREC, True)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
+                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
     store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
+    if BK2 > 0: store_dq(DQ, row, b_dq2 * scale, m_r, K, BK2, ACC, BK)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2eaf5664
 @triton.jit
@@ -366,8 +419,8 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
     BM, BN, BK, BV, nw, ns = _bwd_tiles(G, K, V, tune)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
-    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BV=BV, BM=BM, BN=BN, WINDOW=window, PREC=dot_precision(q.dtype),
-                num_warps=nw, num_stages=ns)
+    meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window,
+                PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     # A compressed key is seen by every later query: a key tile's query loop can be ~T long, and there are only
     # T/(d*BN) key tiles (2 per head at T=2048). Split that loop over programs of `split` queries writing fp32 partials,
     # summed in a fixed order (deterministic). The window's loop is at most w + BN long and needs no split.

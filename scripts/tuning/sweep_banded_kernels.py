@@ -26,7 +26,7 @@ for shape in sys.argv[2:] or ['paper']:
         o, lse = kb.banded_fwd(q, k, v, k_pos, w, scale)
         delta = kb.row_dot(o, do)
         pos_args, window = kb._params(k_pos, w)
-        base = dict(HQ=HQ, H=H, G=G, K=K, V=K, BK=K, BV=K, WINDOW=window, PREC='tf32')
+        base = dict(HQ=HQ, H=H, G=G, K=K, V=K, BK=K, BK2=0, BV=K, WINDOW=window, PREC='tf32')
         def fwd(BM, BN, nw, ns):
             o_ = torch.empty_like(o); l_ = torch.empty_like(lse)
             f = lambda: kb._banded_fwd_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, o_, l_, T, S, scale, *pos_args, **base, BM=BM, BN=BN, num_warps=nw, num_stages=ns)
