@@ -10,7 +10,8 @@ import torch
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq
+from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq,
+                                   load_cols, head_tiles)
 
 # %% auto #0
 __all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys',
@@ -76,13 +77,14 @@ def _gated_sum(g, m_r, b_c, b_s, b_w):
 def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                   BM: tl.constexpr,
-                  BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr,
-                  CMB: tl.constexpr):
+                  BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
+                  PREC: tl.constexpr, CMB: tl.constexpr):
     """Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and
-    lse, and with `CMB` Eq. 5's gated sum into OG."""
+    lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's second tile (06a's `head_tiles`), or 0."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)  # [BM, BK]
+    b_q = load_cols(Q, row, m_r, K, 0, BK)                                          # [BM, BK]
+    if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                           # [BM, BK2]: columns [BK, K)
     qk_scale = scale * 1.4426950408889634
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
@@ -96,7 +98,9 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
         b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)
         # [BS, BV]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
-        b_s = tl.dot(b_q, b_k, input_precision=PREC) * qk_scale + _sel_bias(b_sel, j, o_s, r_t, ONE)   # [BM, BS]
+        b_s = tl.dot(b_q, b_k, input_precision=PREC)                              # [BM, BS]
+        if BK2 > 0: b_s += tl.dot(b_q2, tl.trans(load_cols(Kt, key, m_s, K, BK, BK2)), input_precision=PREC)
+        b_s = b_s * qk_scale + _sel_bias(b_sel, j, o_s, r_t, ONE)
         # a row that skips this block adds nothing
         b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)
     b_o = (b_acc / tl.where(b_l == 0., 1., b_l)[:, None]).to(O.dtype.element_ty)
@@ -112,8 +116,8 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
 def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                     NSEL: tl.constexpr,
-                    NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-                    BS: tl.constexpr,
+                    NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
+                    BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
                     ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -124,7 +128,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tile
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b,
                           i_h, T, scale,
-                          HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC, CMB)
+                          HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 @dataclass(frozen=True)
@@ -142,9 +146,12 @@ class SelTuning:
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
 
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
-    BK, BV = max(16, triton.next_power_of_2(K)), max(16, triton.next_power_of_2(V))
+    "Kernel settings shared by the launches: `BK, BK2` K's `head_tiles` (notebook 06a), `BV` V padded."
+    (BK, BK2), BV = head_tiles(K), max(16, triton.next_power_of_2(V))
     ns = 1 if INTERPRET else tune.num_stages or 2
-    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BV=BV, BS=l_sel, num_stages=ns)
+    return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BK2=BK2, BV=BV, BS=l_sel, num_stages=ns)
+
+def _padded(D:int) -> int: return max(16, triton.next_power_of_2(D))   # a head dim as one tile: the launch rules' size
 
 def _tile_rows(G:int, tune:SelTuning) -> int:
     "BM: a program takes BM//G tokens of one group."
@@ -159,12 +166,12 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, tune:SelTuning, fwd:bool=False):
     `one` token's G heads."""
     meta = _sel_meta(G, K, V, l_sel, n_sel, tune)
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G, tune)
-    work = BM * max(meta['BK'], meta['BV'])                                          # elements of a [BM, BK|BV] tile
+    work = BM * max(_padded(K), meta['BV'])                                          # elements of a [BM, K|V] tile
     nw = min(8, max(2, work // 1024))
     # one token's forward: 4 warps from 16 x 128 (sweep_sel_launch.py)
     if fwd and one: nw = max(nw, min(4, work // 512))
     nw = 1 if INTERPRET else tune.num_warps or nw
-    if not (fwd or one or INTERPRET or tune.num_stages) and max(meta['BK'], meta['BV']) <= 64:
+    if not (fwd or one or INTERPRET or tune.num_stages) and max(_padded(K), meta['BV']) <= 64:
         meta['num_stages'] = tune.dq_tile_stages   # dq's tile loop: one more block in flight
     BT = _tile_tokens(G, tune)
     tpp = tune.tokens_per_program if one and BT > 1 else 1
@@ -262,8 +269,8 @@ def tile_blocks(idx:torch.Tensor, BT:int):
 @triton.jit
 def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
                  HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
-                 BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr, PREC: tl.constexpr,
-                 ACC: tl.constexpr):
+                 BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
+                 PREC: tl.constexpr, ACC: tl.constexpr):
     """dq of rows `r_t, r_g` ([BM] token, head in group) over the blocks `BLK[lst : lst + nblk]`, as `_sel_fwd_rows`
     attended; `ACC`: added to DQ's."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
@@ -272,6 +279,8 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
     qk_scale = scale * 1.4426950408889634
     b_dq = tl.zeros([BM, BK], tl.float32)
+    if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
+        b_q2, b_dq2 = load_cols(Q, row, m_r, K, BK, BK2), tl.zeros([BM, BK2], tl.float32)
     for i in range(nblk):
         j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
@@ -282,18 +291,24 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
         # [BS, BV]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
         b_bias = _sel_bias(b_sel, j, o_s, r_t, ONE)
-        b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale + b_bias                      # [BM, BS]
+        b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                                          # [BM, BS]
+        if BK2 > 0:
+            b_k2 = load_cols(Kt, key, m_s, K, BK, BK2)                                                  # [BS, BK2]
+            b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
+        b_s = b_s * qk_scale + b_bias
         b_p = tl.where(b_bias > float('-inf'), tl.exp2(b_s - b_lse[:, None]), 0.)
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BM, BS]
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
+        if BK2 > 0: b_dq2 += tl.dot(b_ds.to(b_k2.dtype), b_k2, input_precision=PREC)
     store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
+    if BK2 > 0: store_dq(DQ, row, b_dq2 * scale, m_r, K, BK2, ACC, BK)
 
 @triton.jit
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                        NSEL: tl.constexpr,
-                       NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-                       BS: tl.constexpr,
+                       NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
+                       BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
                        ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, ACC: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -303,15 +318,15 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
                                                            ONE)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T,
-                         scale, HQ, H, G, K, V, BM, BK, BV, BS, ONE, PREC, ACC)
+                         scale, HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, ACC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
                          DK, DV, PK, PV, DQP, T, n_slc, n_sel, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
-                         BR: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, PREC: tl.constexpr,
-                         DQK: tl.constexpr):
+                         BR: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
+                         PREC: tl.constexpr, DQK: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
     valid, blk = blk >= 0, tl.maximum(blk, 0)                                       # (the grid is an upper bound)
@@ -322,6 +337,8 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
     key = (i_b * T + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
+    if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
+        b_k2, b_dk2 = load_cols(Kt, key, m_s, K, BK, BK2), tl.zeros([BS, BK2], tl.float32)   # [BS, BK2]
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
     end = tl.load(SEG_END + i_seg).to(tl.int64) * G   # pair f: query list entry f // G, head f % G
@@ -333,26 +350,41 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
         # [M, BK], [M, BV], [M] log2 units, [M]
         b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
         m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
-        # [BR, BS]
-        b_p = tl.where(m, tl.exp2(tl.dot(b_q, tl.trans(b_k), input_precision=PREC) * qk_scale - b_lse[:, None]), 0.)
+        b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                    # [BR, BS]
+        if BK2 > 0:
+            b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                             # [BR, BK2]
+            b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
+        b_p = tl.where(m, tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
         b_ds = (b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])).to(b_q.dtype)
         b_dk += tl.dot(tl.trans(b_ds), b_q, input_precision=PREC)
+        if BK2 > 0: b_dk2 += tl.dot(tl.trans(b_ds), b_q2, input_precision=PREC)
         if DQK:   # dq from the key side: block j's share of each row's dq, stored in the row's slot for j
             s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)
             p = (((i_b * H + i_h) * T + t) * n_sel + s) * G + f % G                     # [BR] into DQP [B,H,T,n,G,K]
             tl.store(DQP + p[:, None] * K + o_k[None, :],
                      (tl.dot(b_ds, b_k, input_precision=PREC) * scale).to(DQP.dtype.element_ty),
                      mask=m_r[:, None] & (o_k < K)[None, :])
+            if BK2 > 0:
+                o_k2 = BK + tl.arange(0, BK2)
+                tl.store(DQP + p[:, None] * K + o_k2[None, :],
+                         (tl.dot(b_ds, b_k2, input_precision=PREC) * scale).to(DQP.dtype.element_ty),
+                         mask=m_r[:, None] & (o_k2 < K)[None, :])
     out = tl.load(SEG_OUT + i_seg).to(tl.int64)                                     # -1: the block's only segment
+    if BK2 > 0: o_k2 = BK + tl.arange(0, BK2)
     if out < 0:
         tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty),
                  mask=m_s[:, None] & (o_k < K)[None, :])
+        if BK2 > 0:
+            tl.store(DK + key[:, None] * K + o_k2[None, :], (b_dk2 * scale).to(DK.dtype.element_ty),
+                     mask=m_s[:, None] & (o_k2 < K)[None, :])
         tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty),
                  mask=m_s[:, None] & (o_v < V)[None, :])
-    else:
-        tl.store(PK + (out * BS + tl.arange(0, BS))[:, None] * BK + o_k[None, :], b_dk * scale)
-        tl.store(PV + (out * BS + tl.arange(0, BS))[:, None] * BV + o_v[None, :], b_dv)
+    else:   # partials PK [n_partial, BS, K], PV [n_partial, BS, V]: summed in segment order after
+        o_p = out * BS + tl.arange(0, BS)
+        tl.store(PK + o_p[:, None] * K + o_k[None, :], b_dk * scale, mask=(o_k < K)[None, :])
+        if BK2 > 0: tl.store(PK + o_p[:, None] * K + o_k2[None, :], b_dk2 * scale, mask=(o_k2 < K)[None, :])
+        tl.store(PV + o_p[:, None] * V + o_v[None, :], b_dv, mask=(o_v < V)[None, :])
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e5512622
 @triton.jit
@@ -363,12 +395,12 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
     blk = tl.program_id(0).to(tl.int64)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
-    p_lo = tl.load(RED_START + blk).to(tl.int64)                                   # int64: slot * BS * BK
+    p_lo = tl.load(RED_START + blk).to(tl.int64)                                   # int64: slot * BS * K
     p_hi = tl.load(RED_END + blk).to(tl.int64)                                     # equal: written by its one segment
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
-    for p in range(p_lo, p_hi):
-        b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * BK + o_k[None, :])
-        b_dv += tl.load(PV + (p * BS + tl.arange(0, BS))[:, None] * BV + o_v[None, :])
+    for p in range(p_lo, p_hi):                                   # PK [n_partial, BS, K], PV [n_partial, BS, V]
+        b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * K + o_k[None, :], mask=(o_k < K)[None, :], other=0.)
+        b_dv += tl.load(PV + (p * BS + tl.arange(0, BS))[:, None] * V + o_v[None, :], mask=(o_v < V)[None, :], other=0.)
     m_s = (o_s < T) & (p_hi > p_lo)
     key = (i_b * T + o_s) * H + i_h
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
@@ -506,20 +538,20 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     n_slc = triton.cdiv(T, l_sel)
     inv = invert_selection(idx, n_slc, tune.seg)                                        # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
-    pk = torch.empty(inv['n_partial'], l_sel, meta['BK'], device=q.device, dtype=torch.float32)
-    pv = torch.empty(inv['n_partial'], l_sel, meta['BV'], device=q.device, dtype=torch.float32)
-    dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BV', 'BS', 'PREC',
-                                         'num_stages')} | _dkdv_launch(meta['BK'], meta['BV'], tune)
+    pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
+    pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
+    dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BK2', 'BV', 'BS', 'PREC',
+                                         'num_stages')} | _dkdv_launch(_padded(K), meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
     _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
                                           dqp, T, n_slc, n, scale, **dkdv_meta, DQK=dq_keys)
     _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
-                                             BK=meta['BK'], BV=meta['BV'], BS=l_sel)
+                                             BK=_padded(K), BV=meta['BV'], BS=l_sel)
     if dq_keys:
         BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
         _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](idx, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
-                                                                 BM=BM, BK=meta['BK'], ACC=acc,
+                                                                 BM=BM, BK=_padded(K), ACC=acc,
                                                                  num_warps=1 if INTERPRET else 4)
     return dq, dk, dv
 
