@@ -12,7 +12,7 @@ import triton
 import triton.language as tl
 from ..config import NSAConfig
 from .banded import (INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
-                                   compressed_attention_triton, sliding_attention_triton)
+                                   compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles)
 from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
 
 # %% auto #0
@@ -28,9 +28,9 @@ def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
     return tl.where((r >= 0) & (r <= SU + LU - 2), tl.minimum(r + 1, SU) - tl.maximum(r + 1 - LU, 0), 0).to(tl.float32)
 
 @triton.jit
-def _scores_step(b_q, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local, qk_scale,
-                 H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr,
-                 MU: tl.constexpr,
+def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
+                 qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, SU: tl.constexpr,
+                 LU: tl.constexpr, MU: tl.constexpr,
                  BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr):
     """Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; `carry` [BT, BJ]: what earlier
     steps spilled into them; returns what this one spills into the next. MASKED: some compressed block is not visible
@@ -41,8 +41,10 @@ def _scores_step(b_q, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n
     m_c = o_c < N
     b_kc = tl.load(KC + ((i_b * N + o_c) * H + i_h)[None, :] * K + o_k[:, None],
                    mask=m_c[None, :] & (o_k < K)[:, None], other=0.)               # [BK, BC], once for all G heads
-    # [BT*GP, BC]; lse = inf on padded rows: p = 0
-    b_s = tl.dot(b_q, b_kc, input_precision=PREC) * qk_scale - b_lse[:, None]
+    b_s = tl.dot(b_q, b_kc, input_precision=PREC)                                  # [BT*GP, BC]
+    if BK2 > 0:                                                                     # K's second tile (head_tiles)
+        b_s += tl.dot(b_q2, tl.trans(load_cols(KC, (i_b * N + o_c) * H + i_h, m_c, K, BK, BK2)), input_precision=PREC)
+    b_s = b_s * qk_scale - b_lse[:, None]                                          # lse = inf on padded rows: p = 0
     # notebook 02's rule
     if MASKED: b_s = tl.where(m_c[None, :] & (o_c * d + l - 1 <= r_t[:, None]), b_s, float('-inf'))
     # p_cmp summed over the group first (Eq. 10)
@@ -66,7 +68,7 @@ def _scores_step(b_q, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n
 def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr,
-                       BK: tl.constexpr, PREC: tl.constexpr):
+                       BK: tl.constexpr, BK2: tl.constexpr, PREC: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     t0 = t_start + i_t * BT                                                         # the tile's first query
@@ -77,6 +79,8 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     # [BT*GP, BK], loaded once
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
+    if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                          # [BT*GP, BK2]: columns [BK, K)
+    else: b_q2 = b_q                                                                # (not read)
     b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, float('inf'))
     o_t = t0 + tl.arange(0, BT)
     m_t = o_t < tl.minimum(t_start + Tc, T)
@@ -88,13 +92,13 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
     qk_scale = scale * 1.4426950408889634
     spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
     for j0 in range(0, j_all, BJ):
-        spill = _scores_step(b_q, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
+        spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
                              n_local, qk_scale,
-                             H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, False)
+                             H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, False)
     for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
-        spill = _scores_step(b_q, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
+        spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
                              n_local, qk_scale,
-                             H, K, BK, SU, LU, MU, BT, GP, BJ, PREC, True)
+                             H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
@@ -189,7 +193,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel,
                                  cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
-                                 BK=max(16, triton.next_power_of_2(K)), PREC=dot_precision(q.dtype),
+                                 BK=head_tiles(K)[0], BK2=head_tiles(K)[1], PREC=dot_precision(q.dtype),
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
         topn_triton(sc, idx, t0, tc, cfg, tune)
