@@ -16,8 +16,8 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'load_cols', 'store_dq', 'online_softmax_step', 'BandedTuning', 'head_tiles', 'dot_precision',
-           'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
+__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_dq', 'online_softmax_step', 'BandedTuning', 'head_tiles',
+           'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
            'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
@@ -177,13 +177,16 @@ class BandedTuning:
     fwd: tuple|None = None        # (BM, BN, num_warps, num_stages) of every forward instead of the rules (sweeps)
     bwd: tuple|None = None        # the same for the backward kernels
 
+SPLIT_FROM = 32 if INTERPRET else 256   # padded head-dim tiles this wide or wider split in two (see below)
+
 def head_tiles(D:int) -> tuple[int, int]:
     """A head dim as one or two tiles (Triton's blocks are powers of two, at least 16): `(BK, 0)`, the dim padded, or
-    `(BK, BK2)`, columns [0, BK) and [BK, D), where two tiles are narrower than one (192: 128 + 64, not 256)."""
+    `(BK, BK2)`, columns [0, BK) and [BK, D), where two tiles are narrower than one padded `SPLIT_FROM` or more wide
+    (192: 128 + 64, not 256)."""
     one = max(16, triton.next_power_of_2(D))
     hi = 1 << (D.bit_length() - 1)                                    # the largest power of two <= D
     lo = max(16, triton.next_power_of_2(D - hi)) if D > hi else 0
-    return (hi, lo) if hi >= 16 and lo and hi + lo < one else (one, 0)
+    return (hi, lo) if one >= SPLIT_FROM and hi >= 16 and lo and hi + lo < one else (one, 0)
 
 def _pad_tiles(G, K, V, BM, BN, nw, ns):
     """(BM, BN, BK, BV, num_warps, num_stages): BM at least G's power of two, BK the first of K's `head_tiles`, BV V
