@@ -516,14 +516,14 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                             str, opt=False, nargs='?')='kernels',
                  # folder for the result file (<what>.json) and its CSV/PNG; `results` replaces the curated one
                  out:str='runs/bench',
-                 # comma-separated sequence lengths (decode: contexts, generate: prompts); defaults: BENCH_DEFAULTS
-                 lengths:str=None,
+                 lengths:Param("comma-separated sequence lengths (decode: contexts, generate: prompts); defaults: "
+                               + '; '.join(f"{k} {v['lengths']}" for k, v in BENCH_DEFAULTS.items()), str)=None,
                  shapes:Param(f"kernels: comma-separated shapes from {_SHAPES_HELP}", str)=','.join(SHAPES),
                  # kernels: sdpa (torch's default backend), sdpa_flash (its flash backend), nsa, fla
                  impls:str='sdpa,sdpa_flash,nsa,fla',
-                 # kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph,compiled (a replayed CUDA
-                 # graph; the graph of the compiled step, part model only)
-                 modes:str=None,
+                 modes:Param("kernels: fwd,fwdbwd (forward, forward+backward); decode: eager,graph,compiled (a "
+                             "replayed CUDA graph; the graph of the compiled step, part model only); default: all",
+                             str)=None,
                  batches:str='1,8',        # decode, generate: sequences decoded together
                  # decode: attention over the cache, the attention layer, the whole 125M model
                  parts:str='core,layer,model',

@@ -17,7 +17,7 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 __all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
            'stdlib_documents', 'local_files', 'local_documents', 'not_text_bytes', 'local_check', 'fineweb_open',
            'hf_stream_opener', 'pack_documents', 'TokenChunks', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size',
-           'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits', 'build_data']
+           'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits', 'check_val_holds', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -430,14 +430,18 @@ def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks,
     return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),
                         val_tokens=len(va.stream), train_chunks=len(tr))
 
+def check_val_holds(n_have:int, micro_bs:int, world:int):
+    "Raise `DataUnavailable` when a validation split of `n_have` chunks cannot give every rank one micro-batch."
+    if n_have < micro_bs * world:
+        raise DataUnavailable(f"the validation split has {n_have} chunks, fewer than one batch of {micro_bs * world}: "
+                              f"raise data.val_fraction, lower train.seq_len, or set train.eval_every=0")
+
 def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int,
                  n_have:int|None=None) -> list:   # distinct chunks behind an unbounded source (a task's: its text's)
     "The first eval_batches micro-batches of a validation source, this rank's share, in order."
     if n_have is None and hasattr(source, '__len__'): n_have = len(source)
+    if tc.eval_every and n_have is not None: check_val_holds(n_have, micro_bs, world)
     n = tc.eval_batches if n_have is None else min(tc.eval_batches, n_have // (micro_bs * world))
-    if tc.eval_every and n == 0:
-        raise DataUnavailable(f"the validation split has {n_have} chunks, fewer than one batch of {micro_bs * world}: "
-                         f"raise data.val_fraction, lower train.seq_len, or set train.eval_every=0")
     out = []
     for b in range(n):
         c = torch.stack([source[(b * world + rank) * micro_bs + j] for j in range(micro_bs)])

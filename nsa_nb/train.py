@@ -17,7 +17,7 @@ import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, tiny_nsa, task_class
 from .model import TransformerLM
 from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_open, DataUnavailable,
-                         local_check, too_few_docs)
+                         local_check, too_few_docs, local_files, text_splits, check_holds_a_batch, check_val_holds)
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
@@ -26,9 +26,9 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
                               dtypes_report, mem_dump, Watchdog)
 
 # %% auto #0
-__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'DistEnv', 'dist_env', 'resolve_device', 'resolve_precision', 'autocast_ctx', 'lr_at',
-           'make_optimizer', 'optimizer_state_bytes', 'PreflightError', 'count_params', 'preflight', 'lm_loss', 'Task',
-           'make_task', 'Trainer', 'train', 'synthetic_train_step', 'train_throughput']
+__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'DistEnv', 'dist_env', 'resolve_device', 'resolve_precision',
+           'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError', 'count_params',
+           'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'train', 'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -99,7 +99,27 @@ def count_params(cfg:RunConfig) -> int:
     with torch.device('meta'): return TransformerLM(cfg.model, cfg.nsa).num_params()
 
 # %% ../nbs/09_train.ipynb #5d98d3aa
-def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
+SMALL_TEXT_BYTES = 32 * 2**20   # local text up to this size is split and tokenized by the preflight (seconds)
+
+def _small_text(dc) -> bool:
+    "Is the text small enough that the preflight makes its splits, the only way to know whether they fill a batch?"
+    if dc.dataset == 'stdlib': return 0 < dc.max_docs <= 1000
+    if dc.dataset != 'local': return False
+    try: return sum(f.stat().st_size for f in local_files(dc.path)) <= SMALL_TEXT_BYTES
+    except DataUnavailable: return False
+
+def _split_problems(cfg:RunConfig, tok, world_size:int) -> list[str]:
+    "The real training split fills one batch, the validation split one micro-batch per rank (as `build_data` checks)."
+    tc, mbs = cfg.train, None
+    with contextlib.suppress(ValueError): mbs = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
+    try:   # (a batch that does not split over the ranks is the preflight's own problem)
+        tr, va, _ = text_splits(cfg, tok)
+        check_holds_a_batch(len(tr), tc.batch_size)
+        if tc.eval_every and mbs: check_val_holds(len(va), mbs, world_size)
+    except DataUnavailable as e: return [str(e)]
+    return []
+
+def _data_problems(cfg:RunConfig, world_size:int=1) -> tuple[list[str], list[str]]:
     "Problems and warnings of the data and task sections that cost seconds to find (files, tokenizer, network)."
     dc, p, w = cfg.data, [], []
     try: tok = get_tokenizer(dc.tokenizer)
@@ -117,6 +137,7 @@ def _data_problems(cfg:RunConfig) -> tuple[list[str], list[str]]:
         p.append(f"train.eval_every={cfg.train.eval_every} but data.val_fraction=0: nothing to validate on; "
                  f"set data.val_fraction=0.01 or train.eval_every=0")
     elif n_docs is not None and n_docs < 2 and cfg.train.eval_every and not p: p.append(too_few_docs(dc, n_docs))
+    if not p and tok is not None and _small_text(dc): p += _split_problems(cfg, tok, world_size)
     return p, w
 
 # %% ../nbs/09_train.ipynb #a831134f
@@ -212,7 +233,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     if long and tc.eval_every == 0:
         warns.append(f"train.eval_every=0 on a {tc.steps}-step run: no validation loss; consider train.eval_every=500")
     if check_data:
-        p, w = _data_problems(cfg); problems += p; warns += w
+        p, w = _data_problems(cfg, world_size); problems += p; warns += w
     return problems, warns
 
 # %% ../nbs/09_train.ipynb #ce86d3d3
@@ -378,10 +399,11 @@ def start(self:Trainer):
         r = env.rank if len(s['data']) == env.world_size else 0
         self.data.train.load_state_dict(s['data'][r]); set_rng_state(s['rng'][min(r, len(s['rng']) - 1)])
         self.step, self.last_ckpt, self.best_val = s['step'], ck, s.get('best_val', float('inf'))
+        self.time_before = s.get('train_time_s', 0.0)        # the steps' time in earlier sessions of the run
         self.runlog.truncate(self.step)
         self.log(f"resumed from {ck} at step {self.step}")
     else:
-        self.best_val = float('inf')
+        self.best_val, self.time_before = float('inf'), 0.0
         if env.main:
             if self.tc.overwrite:
                 old = list((self.out / 'checkpoints').glob('step_*.pt*')) + [self.out / 'checkpoints' / 'latest']
@@ -491,7 +513,8 @@ def save(self:Trainer) -> Path|None:
     state = dict(step=self.step, model=self.core.state_dict(), optimizer=self.opt.state_dict(),
                  scaler=self.scaler.state_dict() if self.scaler else None, rng=rngs, data=datas,
                  config=self.cfg.to_dict(), tokenizer=self.cfg.data.tokenizer, world_size=self.env.world_size,
-                 best_val=self.best_val, nsa_nb=nsa_nb.__version__, time=time.time())
+                 best_val=self.best_val, train_time_s=self.time_before + self.train_time, nsa_nb=nsa_nb.__version__,
+                 time=time.time())
     self.last_ckpt = save_checkpoint(self.out, self.step, state, self.tc.keep_last)
     return self.last_ckpt
 
@@ -559,8 +582,9 @@ def write_metrics(self:Trainer, **extra):
     ls = [self.losses[k] for k in sorted(self.losses)]
     m = dict(status=self.status, step=self.step, steps=self.tc.steps, final_loss=ls[-1] if ls else None,
              best_val_loss=self.best_val if self.best_val < float('inf') else None,
-             tokens_seen=self.step * self.tc.batch_size * self.tc.seq_len, train_time_s=round(self.train_time, 2),
-             tokens_per_s=round(self.tokens_run / self.train_time, 1) if self.train_time else None,
+             tokens_seen=self.step * self.tc.batch_size * self.tc.seq_len,
+             train_time_s=round(self.time_before + self.train_time, 2),                # the run's steps, every session
+             tokens_per_s=round(self.tokens_run / self.train_time, 1) if self.train_time else None,   # this session's
              last_checkpoint=str(self.last_ckpt) if self.last_ckpt else None,
              params=sum(p.numel() for p in self.core.parameters()), flops_per_token=self.flops_tok,
              **memory_stats(self.device), **extra)
@@ -675,9 +699,10 @@ def stop_by_signal(self:Trainer) -> dict:
     name = signal.Signals(self.stop_signal).name
     self.status = 'interrupted'
     self.write_metrics(signal=name, **self.val)
-    if self.env.main:
-        print(f"{name}: stopped at step {self.step} of {self.tc.steps}; checkpoint {self.last_ckpt} written; continue "
-              f"with --resume", file=sys.stderr, flush=True)
+    if self.env.main:                                          # through tqdm: on a line of its own, not after the bar
+        from tqdm.auto import tqdm
+        tqdm.write(f"{name}: stopped at step {self.step} of {self.tc.steps}; checkpoint {self.last_ckpt} written; "
+                   f"continue with --resume", file=sys.stderr); sys.stderr.flush()
     return {**self.result(), 'sample': None, 'signal': self.stop_signal}
 
 @patch
