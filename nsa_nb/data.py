@@ -15,9 +15,10 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 
 # %% auto #0
 __all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
-           'stdlib_documents', 'local_files', 'local_documents', 'not_text_bytes', 'local_check', 'fineweb_open',
-           'hf_stream_opener', 'pack_documents', 'TokenChunks', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size',
-           'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits', 'check_val_holds', 'build_data']
+           'stdlib_documents', 'local_files', 'not_text_field', 'local_documents', 'not_text_bytes', 'local_check',
+           'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks', 'SyntheticChunks', 'StreamChunks',
+           'micro_batch_size', 'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits',
+           'check_val_holds', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -130,6 +131,11 @@ def local_files(path:str) -> list[Path]:
     return out
 
 # %% ../nbs/08_data.ipynb #01de5207
+def not_text_field(f:Path, where, value, text_field:str) -> str:
+    "The problem of a document whose text field holds no text (null, a number, a list...)."
+    return (f"{f}:{where}: field {text_field!r} holds {type(value).__name__}, not text; fix or remove that document, or "
+            f"set data.text_field")
+
 def _read_file(f:Path, text_field:str):
     if f.suffix == '.txt': yield f.read_text(encoding='utf-8', errors='replace'); return
     if f.suffix == '.jsonl':
@@ -144,6 +150,8 @@ def _read_file(f:Path, text_field:str):
                     raise DataUnavailable(f"{f}:{n}: no field {text_field!r} (fields: "
                                           f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); "
                                           f"set data.text_field")
+                if not isinstance(rec[text_field], str):
+                    raise DataUnavailable(not_text_field(f, n, rec[text_field], text_field))
                 yield rec[text_field]
         return
     try: import pyarrow.parquet as pq
@@ -153,7 +161,12 @@ def _read_file(f:Path, text_field:str):
     pf = pq.ParquetFile(f)
     if text_field not in pf.schema_arrow.names:
         raise DataUnavailable(f"{f}: no column {text_field!r} (columns: {pf.schema_arrow.names}); set data.text_field")
-    for b in pf.iter_batches(columns=[text_field], batch_size=1024): yield from b.column(0).to_pylist()
+    n = 0
+    for b in pf.iter_batches(columns=[text_field], batch_size=1024):
+        for v in b.column(0).to_pylist():
+            n += 1
+            if not isinstance(v, str): raise DataUnavailable(not_text_field(f, f"row {n}", v, text_field))
+            yield v
 
 def local_documents(path:str, text_field:str='text', max_docs:int=0) -> list[str]:
     "Documents of the local files named by `path` (see `local_files`)."
@@ -193,6 +206,7 @@ def _check_sample(f:Path, b:bytes, text_field:str) -> tuple[list[str], list[str]
         if not isinstance(rec, dict) or text_field not in rec:
             p.append(f"{f}:{n}: no field {text_field!r} (fields: "
                      f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); set data.text_field"); break
+        if not isinstance(rec[text_field], str): p.append(not_text_field(f, n, rec[text_field], text_field)); break
         docs += 1
     return p, w, docs
 

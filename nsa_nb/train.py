@@ -26,9 +26,10 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
                               dtypes_report, mem_dump, Watchdog)
 
 # %% auto #0
-__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'DistEnv', 'dist_env', 'resolve_device', 'resolve_precision',
-           'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError', 'count_params',
-           'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'train', 'synthetic_train_step', 'train_throughput']
+__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
+           'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'train', 'synthetic_train_step',
+           'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -100,23 +101,36 @@ def count_params(cfg:RunConfig) -> int:
 
 # %% ../nbs/09_train.ipynb #5d98d3aa
 SMALL_TEXT_BYTES = 32 * 2**20   # local text up to this size is split and tokenized by the preflight (seconds)
+SMALL_TEXT_DOCS = 1000          # ... and so is text read up to data.max_docs documents, at most this many
+
+def _text_bytes(f:Path) -> int:
+    "Bytes of text in local file `f` (a parquet file's uncompressed size, from its metadata)."
+    if f.suffix != '.parquet': return f.stat().st_size
+    import pyarrow.parquet as pq
+    md = pq.ParquetFile(f).metadata
+    return sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
 
 def _small_text(dc) -> bool:
     "Is the text small enough that the preflight makes its splits, the only way to know whether they fill a batch?"
-    if dc.dataset == 'stdlib': return 0 < dc.max_docs <= 1000
-    if dc.dataset != 'local': return False
-    try: return sum(f.stat().st_size for f in local_files(dc.path)) <= SMALL_TEXT_BYTES
-    except DataUnavailable: return False
+    if dc.dataset not in ('stdlib', 'local'): return False
+    if 0 < dc.max_docs <= SMALL_TEXT_DOCS: return True
+    if dc.dataset == 'stdlib': return False                         # about 10 MB of documents: they fill any batch
+    try: return sum(map(_text_bytes, local_files(dc.path))) <= SMALL_TEXT_BYTES
+    except Exception: return False                                  # unreadable files are local_check's problem
 
 def _split_problems(cfg:RunConfig, tok, world_size:int) -> list[str]:
     "The real training split fills one batch, the validation split one micro-batch per rank (as `build_data` checks)."
     tc, mbs = cfg.train, None
     with contextlib.suppress(ValueError): mbs = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
+    more = f" (data.max_docs={cfg.data.max_docs} documents are read: raise it)" if cfg.data.max_docs else ''
     try:   # (a batch that does not split over the ranks is the preflight's own problem)
         tr, va, _ = text_splits(cfg, tok)
         check_holds_a_batch(len(tr), tc.batch_size)
         if tc.eval_every and mbs: check_val_holds(len(va), mbs, world_size)
-    except DataUnavailable as e: return [str(e)]
+    except DataUnavailable as e: return [str(e) + more]
+    except Exception as e:                                          # the run would fail the same way, later
+        return [f"data: the text cannot be split and tokenized as the run would ({type(e).__name__}: {e}); check "
+                f"data.path, data.text_field and data.tokenizer"]
     return []
 
 def _data_problems(cfg:RunConfig, world_size:int=1) -> tuple[list[str], list[str]]:
