@@ -133,8 +133,8 @@ def local_files(path:str) -> list[Path]:
 # %% ../nbs/08_data.ipynb #01de5207
 def not_text_field(f:Path, where, value, text_field:str) -> str:
     "The problem of a document whose text field holds no text (null, a number, a list...)."
-    return (f"{f}:{where}: field {text_field!r} holds {type(value).__name__}, not text; fix or remove that document, or "
-            f"set data.text_field")
+    return (f"{f}:{where}: field {text_field!r} holds {type(value).__name__}, not text; fix or remove that document, "
+            f"or set data.text_field")
 
 def _read_file(f:Path, text_field:str):
     if f.suffix == '.txt': yield f.read_text(encoding='utf-8', errors='replace'); return
