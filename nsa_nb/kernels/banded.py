@@ -16,7 +16,7 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_dq', 'online_softmax_step', 'BandedTuning', 'head_tiles',
+__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'online_softmax_step', 'BandedTuning', 'head_tiles',
            'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
            'sliding_attention_triton']
 
@@ -87,13 +87,14 @@ def load_cols(X, row, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constexpr):
     return tl.load(X + row[:, None] * K + o_c[None, :], mask=m_r[:, None] & (o_c < K)[None, :], other=0.)
 
 @triton.jit
-def store_dq(DQ, row, b_dq, m_r, K: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr, K0: tl.constexpr = 0):
-    """Store rows `row`'s dq tile `[M, BK]` (fp32, scaled) at columns [K0, K0 + BK); `ACC`: add it to the dq another
-    branch's kernel stored there (one autograd node for the three branches, notebook 06c: no dq sums after them)."""
-    o_k = K0 + tl.arange(0, BK)
-    ptrs, mask = DQ + row[:, None] * K + o_k[None, :], m_r[:, None] & (o_k < K)[None, :]
-    if ACC: b_dq += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
-    tl.store(ptrs, b_dq.to(DQ.dtype.element_ty), mask=mask)
+def store_cols(X, row, b, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constexpr, ACC: tl.constexpr = False):
+    """`load_cols`' store: `b [M, BC]` (fp32) into rows `row [M]` of `X [rows, K]`, columns [K0, K0 + BC), in X's dtype,
+    where `m_r` and within K; `ACC`: added to what X holds there (a dq another branch's kernel stored: one autograd node
+    for the three branches, notebook 06c, so no dq sums after them)."""
+    o_c = K0 + tl.arange(0, BC)
+    ptrs, mask = X + row[:, None] * K + o_c[None, :], m_r[:, None] & (o_c < K)[None, :]
+    if ACC: b += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
+    tl.store(ptrs, b.to(X.dtype.element_ty), mask=mask)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
 @triton.jit
@@ -300,23 +301,10 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
         b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
                                        i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
                                        PREC, True)
-    if PARTIAL:                                                   # fp32 partials [n_split, B*S*H, K|V], summed after
-        base = i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H
-        tl.store(DK + (base + key)[:, None] * K + o_k[None, :], b_dk * scale, mask=m_s[:, None] & (o_k < K)[None, :])
-        if BK2 > 0:
-            o_k2 = BK + tl.arange(0, BK2)
-            tl.store(DK + (base + key)[:, None] * K + o_k2[None, :], b_dk2 * scale,
-                     mask=m_s[:, None] & (o_k2 < K)[None, :])
-        tl.store(DV + (base + key)[:, None] * V + o_v[None, :], b_dv, mask=m_s[:, None] & (o_v < V)[None, :])
-    else:
-        tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty),
-                 mask=m_s[:, None] & (o_k < K)[None, :])
-        if BK2 > 0:
-            o_k2 = BK + tl.arange(0, BK2)
-            tl.store(DK + key[:, None] * K + o_k2[None, :], (b_dk2 * scale).to(DK.dtype.element_ty),
-                     mask=m_s[:, None] & (o_k2 < K)[None, :])
-        tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty),
-                 mask=m_s[:, None] & (o_v < V)[None, :])
+    if PARTIAL: key += i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H   # fp32 partials [n_split, B*S*H, K|V]
+    store_cols(DK, key, b_dk * scale, m_s, K, 0, BK)
+    if BK2 > 0: store_cols(DK, key, b_dk2 * scale, m_s, K, BK, BK2)
+    store_cols(DV, key, b_dv, m_s, V, 0, BV)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #69abe255
 @triton.jit
@@ -373,8 +361,8 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     for s0 in range(s_b, s_hi, BN):
         b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
                                ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
-    store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
-    if BK2 > 0: store_dq(DQ, row, b_dq2 * scale, m_r, K, BK2, ACC, BK)
+    store_cols(DQ, row, b_dq * scale, m_r, K, 0, BK, ACC)
+    if BK2 > 0: store_cols(DQ, row, b_dq2 * scale, m_r, K, BK, BK2, ACC)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2eaf5664
 @triton.jit

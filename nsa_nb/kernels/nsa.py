@@ -180,6 +180,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     q, k_cmp, lse_cmp = q.contiguous(), k_cmp.contiguous(), lse_cmp.contiguous()
     GP = triton.next_power_of_2(HQ // H)                                             # rows per token (G padded)
     SU, LU = cfg.l_sel // cfg.d, cfg.l // cfg.d   # SU a power of two: l_sel is one, d divides it
+    BK, BK2 = head_tiles(K)
     MU = -(-(LU - 1) // SU)   # later selection blocks a compressed block spills into
     BT = max(1, (16 if INTERPRET else tune.rows) // GP)
     BC = 16 if INTERPRET else tune.step                                            # compressed blocks a step
@@ -193,7 +194,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel,
                                  cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
-                                 BK=head_tiles(K)[0], BK2=head_tiles(K)[1], PREC=dot_precision(q.dtype),
+                                 BK=BK, BK2=BK2, PREC=dot_precision(q.dtype),
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
         topn_triton(sc, idx, t0, tc, cfg, tune)

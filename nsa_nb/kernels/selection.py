@@ -10,7 +10,7 @@ import torch
 import triton
 import triton.language as tl
 from ..reference import check_qkv
-from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_dq,
+from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_cols,
                                    load_cols, head_tiles)
 
 # %% auto #0
@@ -145,13 +145,13 @@ class SelTuning:
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
 
+def _padded(D:int) -> int: return max(16, triton.next_power_of_2(D))   # a head dim as one tile: the launch rules' size
+
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     "Kernel settings shared by the launches: `BK, BK2` K's `head_tiles` (notebook 06a), `BV` V padded."
-    (BK, BK2), BV = head_tiles(K), max(16, triton.next_power_of_2(V))
+    (BK, BK2), BV = head_tiles(K), _padded(V)
     ns = 1 if INTERPRET else tune.num_stages or 2
     return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BK2=BK2, BV=BV, BS=l_sel, num_stages=ns)
-
-def _padded(D:int) -> int: return max(16, triton.next_power_of_2(D))   # a head dim as one tile: the launch rules' size
 
 def _tile_rows(G:int, tune:SelTuning) -> int:
     "BM: a program takes BM//G tokens of one group."
@@ -300,8 +300,8 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
         b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])             # [BM, BS]
         b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
         if BK2 > 0: b_dq2 += tl.dot(b_ds.to(b_k2.dtype), b_k2, input_precision=PREC)
-    store_dq(DQ, row, b_dq * scale, m_r, K, BK, ACC)
-    if BK2 > 0: store_dq(DQ, row, b_dq2 * scale, m_r, K, BK2, ACC, BK)
+    store_cols(DQ, row, b_dq * scale, m_r, K, 0, BK, ACC)
+    if BK2 > 0: store_cols(DQ, row, b_dq2 * scale, m_r, K, BK, BK2, ACC)
 
 @triton.jit
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
@@ -362,29 +362,18 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
         if DQK:   # dq from the key side: block j's share of each row's dq, stored in the row's slot for j
             s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)
             p = (((i_b * H + i_h) * T + t) * n_sel + s) * G + f % G                     # [BR] into DQP [B,H,T,n,G,K]
-            tl.store(DQP + p[:, None] * K + o_k[None, :],
-                     (tl.dot(b_ds, b_k, input_precision=PREC) * scale).to(DQP.dtype.element_ty),
-                     mask=m_r[:, None] & (o_k < K)[None, :])
-            if BK2 > 0:
-                o_k2 = BK + tl.arange(0, BK2)
-                tl.store(DQP + p[:, None] * K + o_k2[None, :],
-                         (tl.dot(b_ds, b_k2, input_precision=PREC) * scale).to(DQP.dtype.element_ty),
-                         mask=m_r[:, None] & (o_k2 < K)[None, :])
+            store_cols(DQP, p, tl.dot(b_ds, b_k, input_precision=PREC) * scale, m_r, K, 0, BK)
+            if BK2 > 0: store_cols(DQP, p, tl.dot(b_ds, b_k2, input_precision=PREC) * scale, m_r, K, BK, BK2)
     out = tl.load(SEG_OUT + i_seg).to(tl.int64)                                     # -1: the block's only segment
-    if BK2 > 0: o_k2 = BK + tl.arange(0, BK2)
     if out < 0:
-        tl.store(DK + key[:, None] * K + o_k[None, :], (b_dk * scale).to(DK.dtype.element_ty),
-                 mask=m_s[:, None] & (o_k < K)[None, :])
-        if BK2 > 0:
-            tl.store(DK + key[:, None] * K + o_k2[None, :], (b_dk2 * scale).to(DK.dtype.element_ty),
-                     mask=m_s[:, None] & (o_k2 < K)[None, :])
-        tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty),
-                 mask=m_s[:, None] & (o_v < V)[None, :])
-    else:   # partials PK [n_partial, BS, K], PV [n_partial, BS, V]: summed in segment order after
+        store_cols(DK, key, b_dk * scale, m_s, K, 0, BK)
+        if BK2 > 0: store_cols(DK, key, b_dk2 * scale, m_s, K, BK, BK2)
+        store_cols(DV, key, b_dv, m_s, V, 0, BV)
+    else:   # partials PK [n_partial, BS, K], PV [n_partial, BS, V], every row: summed in segment order after
         o_p = out * BS + tl.arange(0, BS)
-        tl.store(PK + o_p[:, None] * K + o_k[None, :], b_dk * scale, mask=(o_k < K)[None, :])
-        if BK2 > 0: tl.store(PK + o_p[:, None] * K + o_k2[None, :], b_dk2 * scale, mask=(o_k2 < K)[None, :])
-        tl.store(PV + o_p[:, None] * V + o_v[None, :], b_dv, mask=(o_v < V)[None, :])
+        store_cols(PK, o_p, b_dk * scale, o_p >= 0, K, 0, BK)
+        if BK2 > 0: store_cols(PK, o_p, b_dk2 * scale, o_p >= 0, K, BK, BK2)
+        store_cols(PV, o_p, b_dv, o_p >= 0, V, 0, BV)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e5512622
 @triton.jit
@@ -421,7 +410,7 @@ def _sel_dq_reduce_kernel(IDX, DQP, DQ, T, n_slc, HQ: tl.constexpr, H: tl.conste
         p = (((i_b * H + i_h) * T + r_t) * NSEL + s) * G + r_g
         b_dq += tl.load(DQP + p[:, None] * K + o_k[None, :], mask=m[:, None] & (o_k < K)[None, :], other=0.).to(
             tl.float32)
-    store_dq(DQ, (i_b * T + r_t) * HQ + i_h * G + r_g, b_dq, m_r, K, BK, ACC)
+    store_cols(DQ, (i_b * T + r_t) * HQ + i_h * G + r_g, b_dq, m_r, K, 0, BK, ACC)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #ff4916f1
 @triton.jit
