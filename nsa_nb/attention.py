@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
-           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'resolve_backend', 'nsa_branches_ref',
-           'gate_combine', 'NSAttention', 'selected_key_counts']
+           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'preload_kernels', 'resolve_backend',
+           'nsa_branches_ref', 'gate_combine', 'NSAttention', 'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -119,6 +119,12 @@ def triton_kernels():
             except ImportError as e: log.debug("triton kernels unavailable: %s", e)
     return _KERNELS['nsa']
 
+def preload_kernels(backend:str):
+    """Look the kernels up now if `backend` may take them ('triton', or 'auto' with CUDA): a layer calls this when it is
+    built, so that `torch.compile` reads the cached module instead of tracing the lookup (some torch versions cannot
+    trace `importlib`'s `find_spec`, and stop the graph at it in every layer)."""
+    if backend == 'triton' or (backend == 'auto' and torch.cuda.is_available()): triton_kernels()
+
 def resolve_backend(backend:str, device:torch.device) -> str:
     """'auto' -> 'triton' on CUDA when the kernels exist, else 'reference' (on a CPU the interpreter is for tests, not
     training)."""
@@ -173,6 +179,7 @@ class NSAttention(nn.Module):
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
         self.fallbacks = collections.Counter()
         self._last = {}
+        preload_kernels(backend)                                    # before any compile traces the layer
 
 # %% ../nbs/05_attention.ipynb #cba9f3b6
 @patch

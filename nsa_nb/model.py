@@ -12,7 +12,7 @@ from torch.utils.checkpoint import checkpoint
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
 from .attention import (NSAttention, RopeTable, rope_cos_sin, rope_rows, apply_rope, resolve_backend, triton_kernels,
-                              count_fallback)
+                              preload_kernels, count_fallback)
 from .sliding import sliding_attention
 
 # %% auto #0
@@ -78,6 +78,7 @@ class WindowAttention(GQAttention):
                  rope_base:float=10000.0):
         super().__init__(dim, n_heads, n_kv_groups, d_k, d_v, rope_base)
         self.w, self.backend, self.fallbacks = w, backend, collections.Counter()
+        preload_kernels(backend)                                    # before any compile traces the layer
 
     def attend(self, q, k, v):
         """Notebook 06a's banded kernel where NSA's Triton path would run (the same checks, `tensors_unsupported`),

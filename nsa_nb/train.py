@@ -28,8 +28,8 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'train', 'synthetic_train_step',
-           'train_throughput']
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'graph_breaks', 'train',
+           'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -773,6 +773,7 @@ def compile_check(self:Trainer):
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
+    before = graph_breaks()
     try:
         with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head)
         loss.backward()
@@ -783,7 +784,18 @@ def compile_check(self:Trainer):
                              "run (compiling the model failed; no step was taken)") from None
     finally: self.opt.zero_grad(set_to_none=True)
     self.log(f"compiled the model in {time.time() - t0:.0f} s (forward and backward of {mb} x {tc.seq_len} tokens)")
+    cuts = {r: n - before.get(r, 0) for r, n in graph_breaks().items() if n > before.get(r, 0)}
+    if cuts:   # it trains, but each piece is a graph of its own: slower, and nothing fuses across the cuts
+        self.log(f"warning: torch.compile cut the model at {sum(cuts.values())} graph break(s), the first: "
+                 f"{next(iter(cuts)).strip().splitlines()[0][:200]}; the steps run the pieces one after another (slower "
+                 "than one graph); TORCH_LOGS=graph_breaks shows where")
     return self
+
+def graph_breaks() -> dict:
+    "torch.compile's graph breaks so far in this process, `{reason: count}` (dynamo's counters; {} where they are absent)."
+    try: from torch._dynamo.utils import counters
+    except ImportError: return {}
+    return dict(counters['graph_break'])
 
 # %% ../nbs/09_train.ipynb #1030c01f
 def train(cfg:RunConfig|None=None,           # the run; None: the embedded default (the tiny CPU run)

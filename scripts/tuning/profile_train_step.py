@@ -2,13 +2,14 @@
 the CUDA kernels of two profiled steps grouped by name, their total against the step's wall time (a gap means the host is the
 bottleneck), one table per (attention, seq_len) with 32k tokens per step, the step `nsa_nb_bench train` times (`synthetic_train_step`).
 With OPS=1 a second table per step groups the kernel time by the PyTorch operator that launched it (aten::copy_, aten::sort, ...),
-which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only.
+which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only; ROWS=N prints N rows a table (30).
 About 2 minutes on one H100 at the default lengths.
 Usage: [OPS=1] [ATTN=nsa] python3 scripts/tuning/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
 import os, sys, time
 import torch
 from torch.profiler import profile, ProfilerActivity
 ops = os.environ.get('OPS') == '1'
+n_rows = int(os.environ.get('ROWS', 30))
 from nsa_nb.config import named_config
 from nsa_nb.train import synthetic_train_step
 
@@ -31,11 +32,11 @@ for T in lengths:
         ev = [e for e in prof.key_averages() if e.device_type.name == 'CUDA']
         gpu = sum(e.self_device_time_total for e in ev) / 2 / 1e3
         say(f"\n== {attn} seq_len={T} batch={B}: step {wall:.1f} ms wall, {gpu:.1f} ms of CUDA kernels ==")
-        for e in sorted(ev, key=lambda e: -e.self_device_time_total)[:30]:
+        for e in sorted(ev, key=lambda e: -e.self_device_time_total)[:n_rows]:
             say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:110]}")
         if ops:                                                    # kernel time by the operator that launched it
             cpu = [e for e in prof.key_averages() if e.device_type.name == 'CPU' and e.self_device_time_total > 0]
             say(f"-- by operator (kernels each one launched itself) --")
-            for e in sorted(cpu, key=lambda e: -e.self_device_time_total)[:30]:
+            for e in sorted(cpu, key=lambda e: -e.self_device_time_total)[:n_rows]:
                 say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:110]}")
         del step, model; torch.cuda.empty_cache()
