@@ -832,8 +832,9 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                      device:str|torch.device='cuda',
                      warmup:int=3,                 # untimed steps first
                     ) -> dict:
-    "Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`."
-    device = torch.device(device)
+    """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and the graph breaks its compile
+    made (a compiled model in pieces is slower: a row that has some says so)."""
+    device, before = torch.device(device), graph_breaks()
     step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
     sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     for _ in range(warmup): step()
@@ -849,4 +850,5 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                 peak_mem_gib=peak / GiB,
                 attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
                 device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
-                params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None)
+                params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
+                graph_breaks=sum(n - before.get(r, 0) for r, n in graph_breaks().items()))
