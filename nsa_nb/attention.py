@@ -120,10 +120,11 @@ def triton_kernels():
     return _KERNELS['nsa']
 
 def preload_kernels(backend:str):
-    """Look the kernels up now if `backend` may take them ('triton', or 'auto' with CUDA): a layer calls this when it is
-    built, so that `torch.compile` reads the cached module instead of tracing the lookup (some torch versions cannot
-    trace `importlib`'s `find_spec`, and stop the graph at it in every layer)."""
-    if backend == 'triton' or (backend == 'auto' and torch.cuda.is_available()): triton_kernels()
+    """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls this
+    when it is built, so that `torch.compile` reads the cached module instead of tracing the lookup (torch 2.11 cannot
+    trace `importlib`'s `find_spec` and breaks the graph there). On a CPU nothing is imported here, so that
+    `use_interpreter_on_cpu()` may still come after a layer is built."""
+    if backend in ('triton', 'auto') and torch.cuda.is_available(): triton_kernels()
 
 def resolve_backend(backend:str, device:torch.device) -> str:
     """'auto' -> 'triton' on CUDA when the kernels exist, else 'reference' (on a CPU the interpreter is for tests, not

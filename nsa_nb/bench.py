@@ -210,8 +210,8 @@ def train_table(rows:list[dict]) -> str:
     lines = ['| seq_len | dense eager | dense compiled | NSA eager | NSA compiled | NSA / dense (compiled) | MFU dense, NSA '
              '(compiled) | peak GiB dense, NSA (compiled) |', '|---|---|---|---|---|---|---|---|']
     def f(r, k, p): return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24]
-    def tok(r):   # tokens/s, and the graph breaks of a compiled model in pieces
-        return f(r, 'tokens_per_s', ',.0f') + (f" ({r['graph_breaks']} graph breaks)" if r.get('graph_breaks') else '')
+    def tok(r):   # tokens/s, and the graphs of a compiled step in pieces
+        return f(r, 'tokens_per_s', ',.0f') + (f" ({r['graphs']} graphs)" if (r.get('graphs') or 0) > 1 else '')
     for T in sorted({r['seq_len'] for r in rows}):
         de, dc, ne, nc = (by.get((T, a, c), {}) for a in ('dense', 'nsa') for c in (False, True))
         ratio = f"{nc['tokens_per_s'] / dc['tokens_per_s']:.2f}" if 'tokens_per_s' in nc and 'tokens_per_s' in dc else '-'

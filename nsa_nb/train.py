@@ -28,7 +28,7 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'graph_breaks', 'train',
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'compile_counts', 'train',
            'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
@@ -773,7 +773,7 @@ def compile_check(self:Trainer):
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
-    before = graph_breaks()
+    g0, b0 = compile_counts()
     try:
         with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head)
         loss.backward()
@@ -784,18 +784,21 @@ def compile_check(self:Trainer):
                              "run (compiling the model failed; no step was taken)") from None
     finally: self.opt.zero_grad(set_to_none=True)
     self.log(f"compiled the model in {time.time() - t0:.0f} s (forward and backward of {mb} x {tc.seq_len} tokens)")
-    cuts = {r: n - before.get(r, 0) for r, n in graph_breaks().items() if n > before.get(r, 0)}
-    if cuts:   # it trains, but each piece is a graph of its own: slower, and nothing fuses across the cuts
-        self.log(f"warning: torch.compile cut the model at {sum(cuts.values())} graph break(s), the first: "
-                 f"{next(iter(cuts)).strip().splitlines()[0][:200]}; the steps run the pieces one after another (slower "
-                 "than one graph); TORCH_LOGS=graph_breaks shows where")
+    g1, b1 = compile_counts()
+    if g1 - g0 > 1:   # it trains, but in pieces run one after another: slower, and nothing fuses across the cuts
+        why = [r for r, n in b1.items() if n > b0.get(r, 0)]
+        one = (why[0].strip().splitlines() or ['?'])[0][:160] if why else 'none counted'
+        self.log(f"warning: torch.compile made {g1 - g0} graphs of one training step, not one (graph breaks; a reason: "
+                 f"{one}); the pieces run one after another, slower than one graph; TORCH_LOGS=graph_breaks shows "
+                 "where")
     return self
 
-def graph_breaks() -> dict:
-    "torch.compile's graph breaks so far in this process, `{reason: count}` (dynamo's counters; {} where they are absent)."
+def compile_counts() -> tuple[int, dict]:
+    """`(graphs, breaks)`: the graphs torch.compile has made so far in this process, and its graph breaks by reason
+    (dynamo's counters; `(0, {})` where they are absent). Count graphs: some breaks make a graph but count no reason."""
     try: from torch._dynamo.utils import counters
-    except ImportError: return {}
-    return dict(counters['graph_break'])
+    except ImportError: return 0, {}
+    return counters['stats']['unique_graphs'], dict(counters['graph_break'])
 
 # %% ../nbs/09_train.ipynb #1030c01f
 def train(cfg:RunConfig|None=None,           # the run; None: the embedded default (the tiny CPU run)
@@ -832,9 +835,9 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                      device:str|torch.device='cuda',
                      warmup:int=3,                 # untimed steps first
                     ) -> dict:
-    """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and the graph breaks its compile
-    made (a compiled model in pieces is slower: a row that has some says so)."""
-    device, before = torch.device(device), graph_breaks()
+    """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
+    compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
+    device, (g0, _) = torch.device(device), compile_counts()
     step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
     sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     for _ in range(warmup): step()
@@ -851,4 +854,4 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                 attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
                 device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
                 params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
-                graph_breaks=sum(n - before.get(r, 0) for r, n in graph_breaks().items()))
+                graphs=compile_counts()[0] - g0)

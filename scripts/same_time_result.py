@@ -9,7 +9,7 @@ Usage: python3 scripts/same_time_result.py PREFIX RUN_DIR [RUN_DIR ...] --comman
            [--labels "NSA, seed 1;dense, seed 1;..."]  (default: model and seed; add a label where those repeat)
            [--add EARLIER.json ...]
 """
-import argparse, json, re
+import argparse, json, re, sys
 from pathlib import Path
 import pandas as pd
 from nsa_nb.longctx import curves_frame, pool_same_time, read_run, same_time_pick, same_time_rows, seed_margin
@@ -51,6 +51,12 @@ def main():
     try: pairs = [x for s in sorted({r['seed'] for r in rows}) for x in same_time_pick(rows, s)[:2]]   # NSA, dense
     except ValueError as e: ap.error(f"{e}: give one NSA run and one or two dense runs per seed")
     margin = {k: seed_margin(pairs, key=k) for k in ('final_val_loss', 'val_loss_at_equal_tokens')}
+    limit = res.get('max_minutes')   # these runs' time limit (a pooled earlier file does not say)
+    for row in pairs:                # a compared run that ended its schedule before the limit gave time away: say so
+        if limit and res['status'].get(row['run']) == 'done' and row['minutes'] < 0.97 * limit:
+            print(f"warning: {row['run']!r} ran its whole schedule (train.steps={row['schedule_steps']}) in "
+                  f"{row['minutes']} of {limit} minutes: its final loss is not a same-time figure; give it more "
+                  "train.steps (its learning rate decays over them)", file=sys.stderr)
     p = save_result(prefix.with_suffix('.json'), rows, res['command'], res['title'], res['notes'], files=[curves],
                     data=res['data'], status=res['status'], margin=margin,
                     measured_on=dict(device=res['device'], versions=res['versions']), date=res['date'],
@@ -98,6 +104,7 @@ def from_runs(a, ap) -> dict:
              f"loop from its first step, evaluations and checkpoints included. {a.notes}").strip()
     return dict(title=title, seq_len=tc['seq_len'], notes=notes, rows=rows, curves=curves_frame(runs), data=data,
                 command=a.command,
-                status={k: r['metrics'].get('status') for k, r in runs.items()}, date=env['time'][:10], **on, **equal)
+                status={k: r['metrics'].get('status') for k, r in runs.items()}, date=env['time'][:10], **on, **equal,
+                max_minutes=tc.get('max_minutes'))
 
 if __name__ == '__main__': main()

@@ -2,9 +2,9 @@
 the CUDA kernels of two profiled steps grouped by name, their total against the step's wall time (a gap means the host is the
 bottleneck), one table per (attention, seq_len) with 32k tokens per step, the step `nsa_nb_bench train` times (`synthetic_train_step`).
 With OPS=1 a second table per step groups the kernel time by the PyTorch operator that launched it (aten::copy_, aten::sort, ...),
-which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only; ROWS=N prints N rows a table (30).
+which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only; ROWS=N: rows a table (30).
 About 2 minutes on one H100 at the default lengths.
-Usage: [OPS=1] [ATTN=nsa] python3 scripts/tuning/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
+Usage: [OPS=1] [ATTN=nsa] [ROWS=30] python3 scripts/tuning/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
 import os, sys, time
 import torch
 from torch.profiler import profile, ProfilerActivity
