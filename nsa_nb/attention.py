@@ -120,9 +120,9 @@ def triton_kernels():
     return _KERNELS['nsa']
 
 def preload_kernels(backend:str):
-    """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls this
-    when it is built, so that `torch.compile` reads the cached module instead of tracing the lookup (torch 2.11 cannot
-    trace `importlib`'s `find_spec` and breaks the graph there). On a CPU nothing is imported here, so that
+    """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls
+    this when it is built, so that `torch.compile` reads the cached module instead of tracing the lookup (torch 2.11
+    cannot trace `importlib`'s `find_spec` and breaks the graph there). On a CPU nothing is imported here, so that
     `use_interpreter_on_cpu()` may still come after a layer is built."""
     if backend in ('triton', 'auto') and torch.cuda.is_available(): triton_kernels()
 
@@ -238,16 +238,21 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False):
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
-def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
-    """`forward` that changes no module state: `(y, branches or None, stats)`, `stats` the gates and selections that
-    `get_*_stats` read (the model keeps them itself under activation checkpointing, which may not mutate modules)."""
+def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+    "`forward_stats`'s result and `(ks, vs)`, the rotated keys and values it attended (a cache's prefill keeps them)."
     self._check_input(x)
     B, T, _ = x.shape
     q, ks, vs = self._heads(x)
     g = self.gate(x)                                                            # [B, T, HQ, 3]
     o, branches, idx = self._attend(q, ks, vs, g, return_branches)              # Eq. 5 of the three branches
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
-    return y, branches if return_branches else None, dict(gates=g.detach(), idx=idx.detach())
+    return y, branches if return_branches else None, dict(gates=g.detach(), idx=idx.detach()), (ks, vs)
+
+@patch
+def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+    """`forward` that changes no module state: `(y, branches or None, stats)`, `stats` the gates and selections that
+    `get_*_stats` read (the model keeps them itself under activation checkpointing, which may not mutate modules)."""
+    return self._forward_parts(x, return_branches)[:3]
 
 @patch
 def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
