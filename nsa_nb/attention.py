@@ -238,7 +238,8 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False):
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
-def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False,
+                   keep:bool=False):   # keep the stats on the module as `forward` does (with `track_stats`)
     "`forward_stats`'s result and `(ks, vs)`, the rotated keys and values it attended (a cache's prefill keeps them)."
     self._check_input(x)
     B, T, _ = x.shape
@@ -246,7 +247,9 @@ def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False)
     g = self.gate(x)                                                            # [B, T, HQ, 3]
     o, branches, idx = self._attend(q, ks, vs, g, return_branches)              # Eq. 5 of the three branches
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
-    return y, branches if return_branches else None, dict(gates=g.detach(), idx=idx.detach()), (ks, vs)
+    stats = dict(gates=g.detach(), idx=idx.detach())
+    if keep and self.track_stats: self._last = stats
+    return y, branches if return_branches else None, stats, (ks, vs)
 
 @patch
 def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
@@ -258,8 +261,7 @@ def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
 def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
     """`x [B, T, dim]` -> `y [B, T, dim]`; with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)`
     `[B, T, HQ, V]`."""
-    y, branches, stats = self.forward_stats(x, return_branches)
-    if self.track_stats: self._last = stats
+    y, branches, *_ = self._forward_parts(x, return_branches, keep=True)
     return (y, branches) if return_branches else y
 
 # %% ../nbs/05_attention.ipynb #2ab0e078

@@ -299,8 +299,7 @@ def _fill(cache:torch.Tensor, x:torch.Tensor, lens:torch.Tensor):
 def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:torch.Tensor) -> torch.Tensor:
     "The layer's forward on the prompt `x [B, T, dim]` -> `[B, T, dim]`; fills `lc` for rows `lens [B]` long."
     # the class's forward (whatever shadows it), and the keys and values it projected: [B, T, H, K|V] each, rotated
-    y, _, stats, (ks, vs) = attn._forward_parts(x)
-    if attn.track_stats: attn._last = stats                                                 # as the forward keeps them
+    y, _, _, (ks, vs) = attn._forward_parts(x, keep=True)
     for c in ((0,) if lc.shared else (0, 1, 2)): _fill(lc.k[c], ks[c], lens); _fill(lc.v[c], vs[c], lens)
     kc, vc = attn.phi_k(ks[0]), attn.phi_v(vs[0])                                           # [B, N, H, K|V]
     n = min(kc.shape[1], lc.kc.shape[2])

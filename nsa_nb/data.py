@@ -136,23 +136,22 @@ def not_text_field(f:Path, where, value, text_field:str) -> str:
     return (f"{f}:{where}: field {text_field!r} holds {type(value).__name__}, not text; fix or remove that document, "
             f"or set data.text_field")
 
+def _jsonl_text(f:Path, n:int, line:str, text_field:str) -> str:
+    "The text of line `n` of the .jsonl file `f`; `DataUnavailable` saying what to fix where it has none."
+    try: rec = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise DataUnavailable(f"{f}:{n}: not valid JSON ({e.msg}, column {e.colno}); fix or remove that line") from None
+    if not isinstance(rec, dict) or text_field not in rec:
+        raise DataUnavailable(f"{f}:{n}: no field {text_field!r} (fields: "
+                              f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); set data.text_field")
+    if not isinstance(rec[text_field], str): raise DataUnavailable(not_text_field(f, n, rec[text_field], text_field))
+    return rec[text_field]
+
 def _read_file(f:Path, text_field:str):
     if f.suffix == '.txt': yield f.read_text(encoding='utf-8', errors='replace'); return
     if f.suffix == '.jsonl':
         with open(f, encoding='utf-8', errors='replace') as fh:
-            for n, line in enumerate(fh, 1):
-                if not line.strip(): continue
-                try: rec = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise DataUnavailable(f"{f}:{n}: not valid JSON ({e.msg}, column {e.colno}); fix or remove that "
-                                          f"line") from None
-                if not isinstance(rec, dict) or text_field not in rec:
-                    raise DataUnavailable(f"{f}:{n}: no field {text_field!r} (fields: "
-                                          f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); "
-                                          f"set data.text_field")
-                if not isinstance(rec[text_field], str):
-                    raise DataUnavailable(not_text_field(f, n, rec[text_field], text_field))
-                yield rec[text_field]
+            yield from (_jsonl_text(f, n, line, text_field) for n, line in enumerate(fh, 1) if line.strip())
         return
     try: import pyarrow.parquet as pq
     except ImportError:
@@ -161,12 +160,10 @@ def _read_file(f:Path, text_field:str):
     pf = pq.ParquetFile(f)
     if text_field not in pf.schema_arrow.names:
         raise DataUnavailable(f"{f}: no column {text_field!r} (columns: {pf.schema_arrow.names}); set data.text_field")
-    n = 0
-    for b in pf.iter_batches(columns=[text_field], batch_size=1024):
-        for v in b.column(0).to_pylist():
-            n += 1
-            if not isinstance(v, str): raise DataUnavailable(not_text_field(f, f"row {n}", v, text_field))
-            yield v
+    rows = (v for b in pf.iter_batches(columns=[text_field], batch_size=1024) for v in b.column(0).to_pylist())
+    for n, v in enumerate(rows, 1):
+        if not isinstance(v, str): raise DataUnavailable(not_text_field(f, f"row {n}", v, text_field))
+        yield v
 
 def local_documents(path:str, text_field:str='text', max_docs:int=0) -> list[str]:
     "Documents of the local files named by `path` (see `local_files`)."
@@ -200,13 +197,8 @@ def _check_sample(f:Path, b:bytes, text_field:str) -> tuple[list[str], list[str]
     docs = 0
     for n, line in enumerate(b.splitlines(), 1):
         if not line.strip(): continue
-        try: rec = json.loads(line.decode('utf-8', errors='replace'))
-        except json.JSONDecodeError as e:
-            p.append(f"{f}:{n}: not valid JSON ({e.msg}, column {e.colno}); fix or remove that line"); break
-        if not isinstance(rec, dict) or text_field not in rec:
-            p.append(f"{f}:{n}: no field {text_field!r} (fields: "
-                     f"{list(rec) if isinstance(rec, dict) else type(rec).__name__}); set data.text_field"); break
-        if not isinstance(rec[text_field], str): p.append(not_text_field(f, n, rec[text_field], text_field)); break
+        try: _jsonl_text(f, n, line.decode('utf-8', errors='replace'), text_field)   # as the run will read it
+        except DataUnavailable as e: p.append(str(e)); break
         docs += 1
     return p, w, docs
 
