@@ -9,7 +9,7 @@
 #                 faster model finish early. SAME_SCHEDULE=1 adds a dense run on NSA's schedule (the per-token
 #                 comparison, step for step). LM_DATA: 'pysrc' (default) for this node's installed Python sources
 #                 (scripts/pysrc_corpus.py, LM_MB MB), 'stdlib' (8.6M tokens: repeats within minutes), or a .jsonl/.txt path.
-#                 The default schedules are for 8192 (4000 and 5200 steps); at LM_SEQ=32768 they are 3900 and 2600.
+#                 The default schedules are for 8192 (4700 and 5650 steps); at LM_SEQ=32768 they are 3900 and 2600.
 #                 Then OUT/lm_<L>k.json and OUT/lm_<L>k_curves.csv (lm_8k, lm_32k; scripts/same_time_result.py; copy them to results/longctx;
 #                 seeds run on separate machines: pool their files with scripts/same_time_result.py PREFIX --add A.json --add B.json)
 #   passkey_base  a small NSA model trained as a language model on the standard library at seq_len 2048 for BASE_MIN
@@ -27,7 +27,7 @@ set -uo pipefail
 OUT=${1:-runs/longctx}; shift || true; WHAT=${*:-lm}
 LM_MIN=${LM_MIN:-8.5}; LM_SEQ=${LM_SEQ:-8192}
 if [[ $LM_SEQ == 32768 ]]; then STEPS_NSA=${STEPS_NSA:-3900}; STEPS_DENSE=${STEPS_DENSE:-2600}; fi   # what an H100 gets through
-STEPS_NSA=${STEPS_NSA:-4000}; STEPS_DENSE=${STEPS_DENSE:-5200}; SEEDS=${SEEDS:-1337}; SAME_SCHEDULE=${SAME_SCHEDULE:-0}; LM_DATA=${LM_DATA:-pysrc}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
+STEPS_NSA=${STEPS_NSA:-4700}; STEPS_DENSE=${STEPS_DENSE:-5650}; SEEDS=${SEEDS:-1337}; SAME_SCHEDULE=${SAME_SCHEDULE:-0}; LM_DATA=${LM_DATA:-pysrc}; LM_MB=${LM_MB:-400}; BASE_MIN=${BASE_MIN:-7}; BASE_STEPS=${BASE_STEPS:-1500}; FT_STEPS=${FT_STEPS:-1200}; FT_LR=${FT_LR:-3e-4}
 BASE=${BASE:-$OUT/pk_base.pt}
 mkdir -p "$OUT"; export PYTHONUNBUFFERED=1
 want() { [[ " $WHAT " == *" $1 "* || ( " $WHAT " == *" passkey "* && $1 == passkey_* ) ]]; }
