@@ -307,13 +307,10 @@ def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:t
     return y
 
 def dense_layer_prefill(attn:DenseAttention, x:torch.Tensor, lc:DenseLayerCache, lens:torch.Tensor) -> torch.Tensor:
-    "The dense layer's forward on the prompt, and its K/V cache filled (keys rotated as its forward rotates them)."
-    y = type(attn).forward(attn, x)
-    B, T, _ = x.shape
-    cos, sin = rope_rows(attn, T, x.device)                                                # the forward's angles
-    _fill(lc.k, apply_rope(attn.k_proj(x).view(B, T, attn.n_kv, attn.d_k), cos, sin), lens)
-    _fill(lc.v, attn.v_proj(x).view(B, T, attn.n_kv, attn.d_v), lens)
-    return y
+    "The dense layer's forward on the prompt, and its K/V cache filled with the keys (rotated) and values it attended."
+    q, k, v = attn.heads(x)                                                                 # [B, T, HQ|H, K|V]
+    _fill(lc.k, k, lens); _fill(lc.v, v, lens)
+    return attn.out(q, k, v)
 
 def layer_prefill(attn, x, lc, lens):
     "Prefill one attention layer (NSA or dense)."

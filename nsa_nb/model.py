@@ -53,14 +53,20 @@ class GQAttention(nn.Module):
         self.v_proj = nn.Linear(dim, n_kv_groups * d_v, bias=False)
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
 
-    def forward(self, x):
+    def heads(self, x):
+        "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated), v `[B, T, H, V]`."
         B, T, _ = x.shape
         q = self.q_proj(x).view(B, T, self.n_heads, self.d_k)
         k = self.k_proj(x).view(B, T, self.n_kv, self.d_k)
         v = self.v_proj(x).view(B, T, self.n_kv, self.d_v)
         cos, sin = rope_rows(self, T, x.device)                                     # [T, K/2]
-        q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-        return self.o_proj(self.attend(q, k, v).reshape(B, T, self.n_heads * self.d_v))
+        return apply_rope(q, cos, sin), apply_rope(k, cos, sin), v
+
+    def out(self, q, k, v):
+        "Attend and project back: `[B, T, dim]`."
+        return self.o_proj(self.attend(q, k, v).flatten(2))
+
+    def forward(self, x): return self.out(*self.heads(x))
 
     # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`
     def attend(self, q, k, v): raise NotImplementedError
