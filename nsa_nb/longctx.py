@@ -13,7 +13,8 @@ from .results import load_result, result_frame, results_dir
 
 # %% auto #0
 __all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'val_at', 'same_time_rows', 'seed_margin',
-           'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'pool_same_time', 'summary_lines']
+           'same_time_pick', 'curves_frame', 'result_csv', 'curve_runs', 'pool_same_time', 'summary_lines',
+           'which_attention']
 
 # %% ../nbs/14_longctx.ipynb #d9f212e5
 def read_run(run_dir) -> dict:   # a run directory, or what read_run gave (returned as it is)
@@ -217,6 +218,14 @@ def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:
     return rows, cf, dict(equal_tokens_M=round(tok_all / 1e6, 2), equal_minutes=round(sec_all / 60, 2))
 
 # %% ../nbs/14_longctx.ipynb #2703dc45
+def _ahead(lm:dict) -> str:
+    """Who ended lower by more than the seed spread in the same-wall-time result `lm`: 'NSA', 'dense attention' or
+    'neither model'."""
+    seeds = sorted({r['seed'] for r in lm['rows']})
+    pairs = [r for s in seeds for r in same_time_pick(lm['rows'], s)[:2]]          # (NSA, dense) of each seed
+    if seed_margin(pairs, 'nsa', 'dense')['a_wins']: return 'NSA'
+    return 'dense attention' if seed_margin(pairs, 'dense', 'nsa')['a_wins'] else 'neither model'
+
 def _same_time_line(lm:dict) -> str:
     "A same-wall-time result `lm` in one sentence: tokens/s, mean final losses, and the verdict against the seed spread."
     seeds = sorted({r['seed'] for r in lm['rows']})
@@ -230,8 +239,7 @@ def _same_time_line(lm:dict) -> str:
             f"seed{'s' * (len(seeds) > 1)}): {faster}; mean validation loss NSA {mean(0, 'final_val_loss'):.3f}, dense "
             f"{mean(1, 'final_val_loss'):.3f}.")
     if (m := lm.get('margin', {}).get('final_val_loss')) and m['a_wins'] is not None:
-        pairs = [r for p in picks for r in p]
-        ahead = 'NSA is' if m['a_wins'] else 'dense attention is' if seed_margin(pairs, 'dense', 'nsa')['a_wins'] else 'neither model is'
+        ahead = _ahead(lm) + ' is'
         lower = 'NSA' if m['gap'] > 0 else 'dense attention'
         line += (f" Over {m['seeds']} seeds {ahead} ahead by more than the seed spread ({lower} lower by "
                  f"{abs(m['gap']):.3f} on the mean, seed spread {m['spread']:.3f}).")
@@ -255,3 +263,22 @@ def summary_lines() -> list[str]:
           f"{nsa.loc[best, 'min']:.1%} or more at every distance); the window-only model retrieves "
           f"{win['mean'].max():.0%}.")
     return [l8, _same_time_line(load_result('longctx/lm_32k')), l2]
+
+# %% ../nbs/14_longctx.ipynb #a52ece89
+def which_attention() -> str:
+    """One sentence: at which sequence lengths compiled NSA trains the 125M model faster than the compiled dense model
+    (`results/train.json`), and which model ended ahead in the same wall time at 8k and 32k (`results/longctx`)."""
+    tr = load_result('train')
+    tps = {(r['seq_len'], r['attn']): r['tokens_per_s'] for r in tr['rows'] if r.get('compiled') and r.get('tokens_per_s')}
+    x = {T: tps[T, 'nsa'] / tps[T, 'dense'] for T, a in sorted(tps) if a == 'nsa' and (T, 'dense') in tps}
+    ratios = ', '.join(f"{v:.2f}x" for v in x.values())
+    slower, faster = [T for T, v in x.items() if v < 1], [T for T, v in x.items() if v >= 1]
+    if slower and faster and max(slower) < min(faster):
+        split = f"the dense model trains faster up to {max(slower):,} tokens per sequence and NSA from {min(faster):,}"
+    elif not slower: split = "NSA trains faster at every length measured"
+    elif not faster: split = "the dense model trains faster at every length measured"
+    else: split = "neither model is faster over a whole range of lengths"
+    same = [f"{_ahead(load_result(f'longctx/{n}'))} at {load_result(f'longctx/{n}')['seq_len']:,}" for n in ('lm_8k', 'lm_32k')]
+    return (f"Training the 125M model, compiled NSA against the compiled dense model ({tr['device']}): {ratios} the "
+            f"tokens/s at sequence lengths of {', '.join(f'{T:,}' for T in x)}, so {split}. In the same wall time, "
+            f"ahead by more than the seed spread: {'; '.join(same)}.")
