@@ -2,7 +2,9 @@
 # Everything GPU-side in one go, for a GPU node: the `#| gpu` cells of every notebook that has them, then the kernel,
 # training, decode and generation benchmarks. Logs and JSON go to OUT (default runs/gpu_suite). Under an hour on one
 # H100: each part has its own time limit (10 minutes per notebook, 200 to 1,200 s per benchmark; a benchmark stopped by
-# its limit keeps the rows it measured, in <name>.incomplete.json). On a node without network, put the wheels of the nbdev stack
+# its limit keeps the rows it measured, in <name>.incomplete.json). With several GPUs visible the notebooks run side by
+# side, one per GPU (each with its share of the CPU cores); the benchmarks always run one at a time, on the first GPU,
+# after the tests: another process on the node slows the host side of a step and would show in their timings. On a node without network, put the wheels of the nbdev stack
 # in .whl/ first: this script installs them if nbdev is missing.
 # Usage: bash scripts/gpu_suite.sh [OUT] [tests|bench|train|decode|generate|all ...]
 set -uo pipefail
@@ -18,12 +20,22 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a "$OUT/gpu.txt"
 want() { [[ " $WHAT " == *" $1 "* || " $WHAT " == *" all "* ]]; }
 rc=0
+IFS=, read -ra gpus <<< "${CUDA_VISIBLE_DEVICES:-}"   # the GPUs to use: CUDA_VISIBLE_DEVICES's, else every one
+(( ${#gpus[@]} )) || gpus=($(seq 0 $(( $(python3 -c "import torch; print(max(1, torch.cuda.device_count()))") - 1 ))))
 if want tests; then
-  for nb in $(grep -l '#| gpu' nbs/*.ipynb); do
-    name=$(basename "$nb" .ipynb)
-    timeout 600 nbdev_test --flags gpu --n_workers 1 --path "$nb" > "$OUT/test_$name.log" 2>&1 && echo "PASS $name" || { echo "FAIL $name"; tail -20 "$OUT/test_$name.log"; rc=1; }
-  done
+  nbs=($(grep -l '#| gpu' nbs/*.ipynb)); lanes=${#gpus[@]}; (( lanes > ${#nbs[@]} )) && lanes=${#nbs[@]}
+  threads=$(( $(nproc) / lanes )); (( threads > 0 )) || threads=1
+  for (( g = 0; g < lanes; g++ )); do   # lane g: notebooks g, g + lanes, ... one after another on GPU gpus[g]
+    ( for (( i = g; i < ${#nbs[@]}; i += lanes )); do
+        name=$(basename "${nbs[i]}" .ipynb)
+        if CUDA_VISIBLE_DEVICES=${gpus[g]} OMP_NUM_THREADS=$threads timeout 600 nbdev_test --flags gpu --n_workers 1 \
+             --path "${nbs[i]}" > "$OUT/test_$name.log" 2>&1; then echo "PASS $name"
+        else echo "FAIL $name (rc $?; $OUT/test_$name.log):"; tail -20 "$OUT/test_$name.log"; touch "$OUT/.failed_$name"; fi
+      done ) &
+  done; wait
+  ls "$OUT"/.failed_* > /dev/null 2>&1 && { rc=1; rm -f "$OUT"/.failed_*; }
 fi
+export CUDA_VISIBLE_DEVICES=${gpus[0]}   # the benchmarks: the first GPU, alone
 # python3 -m, not the console script: on a node with the wheels in .whl/ only PYTHONPATH knows the package
 if want bench; then timeout 1200 python3 -m nsa_nb.bench kernels --out "$OUT" 2>&1 | tee "$OUT/bench_kernels.log" | tail -14; fi
 if want train; then timeout 600 python3 -m nsa_nb.bench train --out "$OUT" 2>&1 | tee "$OUT/bench_train.log" | tail -6; fi
