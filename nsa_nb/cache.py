@@ -12,7 +12,7 @@ from .config import NSAConfig
 from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
-from .attention import NSAttention, rope_rows, apply_rope, gate_combine, resolve_backend, count_fallback
+from .attention import NSAttention, apply_rope, gate_combine, resolve_backend, count_fallback
 from .model import TransformerLM, DenseAttention
 from .testing import rel_err
 try: from nsa_nb.kernels import decode as kd                                    # the Triton step (notebook 06d)

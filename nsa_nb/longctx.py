@@ -278,7 +278,7 @@ def which_attention() -> str:
     elif not slower: split = "NSA trains faster at every length measured"
     elif not faster: split = "the dense model trains faster at every length measured"
     else: split = "neither model is faster over a whole range of lengths"
-    same = [f"{_ahead(load_result(f'longctx/{n}'))} at {load_result(f'longctx/{n}')['seq_len']:,}" for n in ('lm_8k', 'lm_32k')]
+    same = [f"{_ahead(lm)} at {lm['seq_len']:,}" for lm in map(load_result, ('longctx/lm_8k', 'longctx/lm_32k'))]
     return (f"Training the 125M model, compiled NSA against the compiled dense model ({tr['device']}): {ratios} the "
             f"tokens/s at sequence lengths of {', '.join(f'{T:,}' for T in x)}, so {split}. In the same wall time, "
             f"ahead by more than the seed spread: {'; '.join(same)}.")
