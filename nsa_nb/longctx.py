@@ -219,11 +219,13 @@ def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:
 
 # %% ../nbs/14_longctx.ipynb #2703dc45
 def _ahead(lm:dict) -> str:
-    """Who ended lower by more than the seed spread in the same-wall-time result `lm`: 'NSA', 'dense attention' or
-    'neither model'."""
+    """Who ended lower by more than the seed spread in the same-wall-time result `lm`: 'NSA', 'dense attention',
+    'neither model', or no verdict where it has one seed."""
     seeds = sorted({r['seed'] for r in lm['rows']})
     pairs = [r for s in seeds for r in same_time_pick(lm['rows'], s)[:2]]          # (NSA, dense) of each seed
-    if seed_margin(pairs, 'nsa', 'dense')['a_wins']: return 'NSA'
+    m = seed_margin(pairs, 'nsa', 'dense')
+    if m['a_wins'] is None: return 'no verdict (one seed)'
+    if m['a_wins']: return 'NSA'
     return 'dense attention' if seed_margin(pairs, 'dense', 'nsa')['a_wins'] else 'neither model'
 
 def _same_time_line(lm:dict) -> str:
@@ -270,15 +272,18 @@ def which_attention() -> str:
     (`results/train.json`), and which model ended ahead in the same wall time at 8k and 32k (`results/longctx`)."""
     tr = load_result('train')
     tps = {(r['seq_len'], r['attn']): r['tokens_per_s'] for r in tr['rows'] if r.get('compiled') and r.get('tokens_per_s')}
-    x = {T: tps[T, 'nsa'] / tps[T, 'dense'] for T, a in sorted(tps) if a == 'nsa' and (T, 'dense') in tps}
+    x = {T: round(tps[T, 'nsa'] / tps[T, 'dense'], 2) for T, a in sorted(tps) if a == 'nsa' and (T, 'dense') in tps}
+    if not x: raise ValueError("results/train.json has no length with both compiled rows (dense and NSA): rerun "
+                               "`nsa_nb_bench train --out results`")
     ratios = ', '.join(f"{v:.2f}x" for v in x.values())
     slower, faster = [T for T, v in x.items() if v < 1], [T for T, v in x.items() if v >= 1]
+    at = lambda Ts: ', '.join(f'{T:,}' for T in Ts)
     if slower and faster and max(slower) < min(faster):
         split = f"the dense model trains faster up to {max(slower):,} tokens per sequence and NSA from {min(faster):,}"
     elif not slower: split = "NSA trains faster at every length measured"
     elif not faster: split = "the dense model trains faster at every length measured"
-    else: split = "neither model is faster over a whole range of lengths"
+    else: split = f"NSA trains faster at {at(faster)} tokens per sequence and the dense model at {at(slower)}"
     same = [f"{_ahead(lm)} at {lm['seq_len']:,}" for lm in map(load_result, ('longctx/lm_8k', 'longctx/lm_32k'))]
-    return (f"Training the 125M model, compiled NSA against the compiled dense model ({tr['device']}): {ratios} the "
-            f"tokens/s at sequence lengths of {', '.join(f'{T:,}' for T in x)}, so {split}. In the same wall time, "
+    return (f"Training the 125M model (`nsa_nb_bench train`, {tr['device']}), compiled NSA against the compiled dense "
+            f"model: {ratios} the tokens/s at sequence lengths of {at(x)}, so {split}. In the same wall time, "
             f"ahead by more than the seed spread: {'; '.join(same)}.")

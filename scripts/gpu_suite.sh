@@ -20,16 +20,19 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a "$OUT/gpu.txt"
 want() { [[ " $WHAT " == *" $1 "* || " $WHAT " == *" all "* ]]; }
 rc=0
-IFS=, read -ra gpus <<< "${CUDA_VISIBLE_DEVICES:-}"   # the GPUs to use: CUDA_VISIBLE_DEVICES's, else every one
-(( ${#gpus[@]} )) || gpus=($(seq 0 $(( $(python3 -c "import torch; print(max(1, torch.cuda.device_count()))") - 1 ))))
+if [[ -n ${CUDA_VISIBLE_DEVICES+set} ]]; then IFS=, read -ra gpus <<< "$CUDA_VISIBLE_DEVICES"   # the GPUs it names
+else gpus=($(seq 0 $(( $(python3 -c "import torch; print(torch.cuda.device_count())" || echo 0) - 1 )))); fi  # every one
+(( ${#gpus[@]} )) || { echo "no GPU visible (CUDA_VISIBLE_DEVICES='${CUDA_VISIBLE_DEVICES-}'): run this on a GPU node"; exit 1; }
+trap 'kill $(jobs -p) 2> /dev/null' EXIT   # a stopped suite stops its test lanes too
 if want tests; then
   nbs=($(grep -l '#| gpu' nbs/*.ipynb)); lanes=${#gpus[@]}; (( lanes > ${#nbs[@]} )) && lanes=${#nbs[@]}
-  threads=$(( $(nproc) / lanes )); (( threads > 0 )) || threads=1
+  threads=$(( $(nproc) / (lanes > 0 ? lanes : 1) )); (( threads > 0 )) || threads=1
+  rm -f "$OUT"/.failed_*
   for (( g = 0; g < lanes; g++ )); do   # lane g: notebooks g, g + lanes, ... one after another on GPU gpus[g]
     ( for (( i = g; i < ${#nbs[@]}; i += lanes )); do
         name=$(basename "${nbs[i]}" .ipynb)
-        if CUDA_VISIBLE_DEVICES=${gpus[g]} OMP_NUM_THREADS=$threads timeout 600 nbdev_test --flags gpu --n_workers 1 \
-             --path "${nbs[i]}" > "$OUT/test_$name.log" 2>&1; then echo "PASS $name"
+        if CUDA_VISIBLE_DEVICES=${gpus[g]} OMP_NUM_THREADS=$threads TORCHINDUCTOR_COMPILE_THREADS=$threads \
+             timeout 600 nbdev_test --flags gpu --n_workers 1 --path "${nbs[i]}" > "$OUT/test_$name.log" 2>&1; then echo "PASS $name"
         else echo "FAIL $name (rc $?; $OUT/test_$name.log):"; tail -20 "$OUT/test_$name.log"; touch "$OUT/.failed_$name"; fi
       done ) &
   done; wait
