@@ -57,6 +57,10 @@ def main():
             print(f"warning: {row['run']!r} ran its whole schedule (train.steps={row['schedule_steps']}) in "
                   f"{row['minutes']} of {limit} minutes: its final loss is not a same-time figure; give it more "
                   "train.steps (its learning rate decays over them)", file=sys.stderr)
+        elif row['steps'] < 0.9 * row['schedule_steps']:   # stopped by the clock with its learning rate still high
+            print(f"warning: {row['run']!r} stopped at step {row['steps']} of its {row['schedule_steps']}-step schedule, "
+                  f"before its learning rate decayed: for a same-time figure give it a schedule that it nearly ends in "
+                  f"the time (about train.steps={round(row['steps'] * 1.02)})", file=sys.stderr)
     p = save_result(prefix.with_suffix('.json'), rows, res['command'], res['title'], res['notes'], files=[curves],
                     data=res['data'], status=res['status'], margin=margin,
                     measured_on=dict(device=res['device'], versions=res['versions']), date=res['date'],
