@@ -308,9 +308,9 @@ def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:t
 
 def dense_layer_prefill(attn:DenseAttention, x:torch.Tensor, lc:DenseLayerCache, lens:torch.Tensor) -> torch.Tensor:
     "The dense layer's forward on the prompt, and its K/V cache filled with the keys (rotated) and values it attended."
-    q, k, v = attn.heads(x)                                                                 # [B, T, HQ|H, K|V]
+    q, k, v = attn._heads(x)                                                                # [B, T, HQ|H, K|V]
     _fill(lc.k, k, lens); _fill(lc.v, v, lens)
-    return attn.out(q, k, v)
+    return attn._out(q, k, v)
 
 def layer_prefill(attn, x, lc, lens):
     "Prefill one attention layer (NSA or dense)."

@@ -53,7 +53,7 @@ class GQAttention(nn.Module):
         self.v_proj = nn.Linear(dim, n_kv_groups * d_v, bias=False)
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
 
-    def heads(self, x):
+    def _heads(self, x):   # as NSAttention._heads, one K/V set
         "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated), v `[B, T, H, V]`."
         B, T, _ = x.shape
         q = self.q_proj(x).view(B, T, self.n_heads, self.d_k)
@@ -62,11 +62,11 @@ class GQAttention(nn.Module):
         cos, sin = rope_rows(self, T, x.device)                                     # [T, K/2]
         return apply_rope(q, cos, sin), apply_rope(k, cos, sin), v
 
-    def out(self, q, k, v):
+    def _out(self, q, k, v):
         "Attend and project back: `[B, T, dim]`."
         return self.o_proj(self.attend(q, k, v).flatten(2))
 
-    def forward(self, x): return self.out(*self.heads(x))
+    def forward(self, x): return self._out(*self._heads(x))
 
     # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`
     def attend(self, q, k, v): raise NotImplementedError
