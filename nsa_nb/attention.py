@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 # %% auto #0
 __all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
            'count_fallback', 'get_fallback_counters', 'triton_kernels', 'preload_kernels', 'resolve_backend',
-           'nsa_branches_ref', 'gate_combine', 'GatedOutProj', 'gated_out_proj', 'NSAttention', 'selected_key_counts']
+           'nsa_branches_ref', 'gate_combine', 'NSAttention', 'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -153,29 +153,6 @@ def gate_combine(g:torch.Tensor, branches:tuple) -> torch.Tensor:
     o = branches[0] * g[..., 0, None]
     return o.addcmul(branches[1], g[..., 1, None]).addcmul(branches[2], g[..., 2, None])
 
-# %% ../nbs/05_attention.ipynb #4e212ea9
-class GatedOutProj(torch.autograd.Function):
-    """`o [B, T, HQ, V]` -> `o.flatten(-2) @ w.T` `[B, T, dim]`, whose backward rebuilds `o` from the gates and branches
-    (Eq. 5) instead of keeping it."""
-    @staticmethod
-    def forward(ctx, o, w, g, o_c, o_s, o_w):      # g, o_c, o_s, o_w: o's dtype, no gradient through here
-        ctx.save_for_backward(w, g, o_c, o_s, o_w)  # tensors the branches' backward keeps too: no new memory
-        ctx.o_shape = o.shape
-        return F.linear(o.flatten(-2), w)
-
-    @staticmethod
-    def backward(ctx, dy):                          # dy [B, T, dim]
-        w, g, *branches = ctx.saved_tensors
-        o = gate_combine(g, branches).flatten(-2)   # [B, T, HQ*V], rebuilt
-        return (dy @ w).view(ctx.o_shape), dy.flatten(0, -2).mT @ o.flatten(0, -2), None, None, None, None
-
-def gated_out_proj(o:torch.Tensor,       # [B, T, HQ, V] the gated sum of `branches`
-                   w:torch.Tensor,       # [dim, HQ*V] the output projection's weight (no bias)
-                   g:torch.Tensor,       # [B, T, HQ, 3] the gates that made `o`
-                   branches:tuple):      # three [B, T, HQ, V] branch outputs
-    "The layer's output `[B, T, dim]` through `GatedOutProj`, everything in `o`'s dtype (as autocast's linear would)."
-    return GatedOutProj.apply(o, w.to(o.dtype), *(t.detach().to(o.dtype) for t in (g, *branches)))
-
 # %% ../nbs/05_attention.ipynb #9551def3
 class NSAttention(nn.Module):
     "Native Sparse Attention layer: `x [B, T, dim]` -> `y [B, T, dim]`, causal, any T >= 1."
@@ -269,7 +246,7 @@ def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False,
     q, ks, vs = self._heads(x)
     g = self.gate(x)                                                            # [B, T, HQ, 3]
     o, branches, idx = self._attend(q, ks, vs, g, return_branches)              # Eq. 5 of the three branches
-    y = gated_out_proj(o, self.o_proj.weight, g, branches)                      # o_proj, without keeping o
+    y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
     stats = dict(gates=g.detach(), idx=idx.detach())
     if keep and self.track_stats: self._last = stats
     return y, branches if return_branches else None, stats, (ks, vs)
