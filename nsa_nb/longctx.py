@@ -236,8 +236,10 @@ def _same_time_line(lm:dict) -> str:
     tn, td = mean(0, 'tokens_per_s'), mean(1, 'tokens_per_s')
     faster = (f"NSA ran {tn / td:.2f}x dense attention's tokens/s" if tn > td else
               f"dense attention ran {td / tn:.2f}x NSA's tokens/s")
+    n = sorted({round(r['params_M']) for r in lm['rows'] if r.get('params_M')})   # M parameters, NSA and dense
+    size = f" ({n[0]}M parameters)" if len(n) == 1 else f" ({n[0]}-{n[-1]}M parameters)" if n else ''
     line = (f"Same wall time at seq_len {lm['seq_len']} ({lm['device']}, the 125M model's "
-            f"body with bytes, compiled, {max(r['minutes'] for r in lm['rows']):.1f} minutes a run, {len(seeds)} "
+            f"body with a byte vocabulary{size}, compiled, {max(r['minutes'] for r in lm['rows']):.1f} minutes a run, {len(seeds)} "
             f"seed{'s' * (len(seeds) > 1)}): {faster}; mean validation loss NSA {mean(0, 'final_val_loss'):.3f}, dense "
             f"{mean(1, 'final_val_loss'):.3f}.")
     if (m := lm.get('margin', {}).get('final_val_loss')) and m['a_wins'] is not None:
@@ -260,7 +262,8 @@ def summary_lines() -> list[str]:
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]
     best = nsa['mean'].idxmax()
     l2 = (f"Passkey retrieval at 2048 tokens ({rp['device']}, a 12.6M-parameter model; keys 64 to 1792 tokens back, "
-          f"beyond its 32-token window and forced local blocks): over {len(nsa)} NSA runs of the recipe's second stage "
+          f"beyond its 32-token window and forced local blocks): over {len(nsa)} NSA runs of its second stage "
+          f"(seeds, learning rates and step counts varied) "
           f"the mean share of keys retrieved is {nsa['mean'].min():.0%} to {nsa['mean'].max():.0%} (the best run "
           f"{nsa.loc[best, 'min']:.1%} or more at every distance); the window-only model retrieves "
           f"{win['mean'].max():.0%}.")
