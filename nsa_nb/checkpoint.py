@@ -89,8 +89,10 @@ def latest_checkpoint(out_dir) -> Path|None:
     return found[-1] if found else None
 
 def find_checkpoint(path) -> Path|None:
-    "A checkpoint file as given, or a run directory's (or its checkpoints folder's) latest checkpoint; else None."
+    """A checkpoint file as given, or the latest checkpoint of a run directory, of its checkpoints folder or of the
+    `checkpoints/latest` pointer file; else None."""
     p = Path(path)
+    if p.name == 'latest' and p.parent.name == 'checkpoints': p = p.parent        # the pointer: its folder's latest
     if p.is_dir(): p = latest_checkpoint(p if (p / 'checkpoints').is_dir() else p.parent) or p
     return p if p.is_file() else None
 

@@ -71,7 +71,7 @@ def check(self:NSAConfig) -> list[str]:
                  f"(tokens would fall between blocks); set nsa.d <= {self.l}")
     elif self.l % self.d:
         p.append(f"nsa.l={self.l} is not a multiple of nsa.d={self.d}: "
-                 f"set nsa.d to a divisor of {self.l} (e.g. {self.l // 2})")
+                 f"set nsa.d to a divisor of {self.l} (e.g. {max(x for x in range(1, self.d) if self.l % x == 0)})")
     if self.l_sel % self.d:
         p.append(f"nsa.l_sel={self.l_sel} is not a multiple of nsa.d={self.d}: set nsa.l_sel to a multiple of {self.d} "
                  f"(e.g. {self.d * max(1, round(self.l_sel / self.d))})")

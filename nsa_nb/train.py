@@ -218,6 +218,9 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=bf16 but this GPU has no bf16; set train.precision=fp16")
     if device.type == 'cpu' and prec == 'fp16':
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
+    if device.type == 'cpu' and (tflop := 6 * count_params(cfg) * tc.batch_size * tc.seq_len / 1e12) >= 1:
+        warns.append(f"{tflop:.1f} TFLOP a step (6 x parameters x tokens) on a CPU: minutes or more a step here; train "
+                     f"on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
     if not 0 <= tc.reopen_gates < 1:
         problems.append(f"train.reopen_gates={tc.reopen_gates}: must be in [0, 1) (a gate value; 0: gates as trained)")
     if tc.reopen_gates and not tc.init_from:
@@ -408,16 +411,21 @@ def start(self:Trainer):
         if s['config']['train'] != self.cfg.to_dict()['train']:
             self.log(f"note: train settings differ from the checkpoint's: "
                      f"{_diff(s['config']['train'], self.cfg.to_dict()['train'])}")
+        was = s['config']['train'].get('steps', tc.steps)
+        if was != tc.steps:
+            self.log(f"note: the learning-rate schedule (warm-up, cosine decay to train.min_lr) now spans train.steps="
+                     f"{tc.steps}, not {was}: the rate at step {s['step'] + 1} is {lr_at(s['step'], tc):.3g}")
         self.core.load_state_dict(s['model']); self.opt.load_state_dict(s['optimizer'])
         if self.scaler is not None and s.get('scaler'): self.scaler.load_state_dict(s['scaler'])
         r = env.rank if len(s['data']) == env.world_size else 0
         self.data.train.load_state_dict(s['data'][r]); set_rng_state(s['rng'][min(r, len(s['rng']) - 1)])
         self.step, self.last_ckpt, self.best_val = s['step'], ck, s.get('best_val', float('inf'))
         self.time_before = s.get('train_time_s', 0.0)        # the steps' time in earlier sessions of the run
+        self.elapsed_before = s.get('elapsed_s', self.time_before)   # their loop's wall time (older checkpoints: steps)
         self.runlog.truncate(self.step)
         self.log(f"resumed from {ck} at step {self.step}")
     else:
-        self.best_val, self.time_before = float('inf'), 0.0
+        self.best_val, self.time_before, self.elapsed_before = float('inf'), 0.0, 0.0
         if env.main:
             if self.tc.overwrite:
                 old = list((self.out / 'checkpoints').glob('step_*.pt*')) + [self.out / 'checkpoints' / 'latest']
@@ -527,8 +535,8 @@ def save(self:Trainer) -> Path|None:
     state = dict(step=self.step, model=self.core.state_dict(), optimizer=self.opt.state_dict(),
                  scaler=self.scaler.state_dict() if self.scaler else None, rng=rngs, data=datas,
                  config=self.cfg.to_dict(), tokenizer=self.cfg.data.tokenizer, world_size=self.env.world_size,
-                 best_val=self.best_val, train_time_s=self.time_before + self.train_time, nsa_nb=nsa_nb.__version__,
-                 time=time.time())
+                 best_val=self.best_val, train_time_s=self.time_before + self.train_time, elapsed_s=self.wall_s(),
+                 nsa_nb=nsa_nb.__version__, time=time.time())
     self.last_ckpt = save_checkpoint(self.out, self.step, state, self.tc.keep_last)
     return self.last_ckpt
 
@@ -548,6 +556,11 @@ def attention_stats(self:Trainer) -> tuple[list[dict], list[dict], list[dict]]:
 
 # %% ../nbs/09_train.ipynb #1e7ed8ff
 @patch
+def wall_s(self:Trainer) -> float:
+    "The training loop's wall time so far, every session of the run (`training.csv`'s `elapsed_s`; resumes go on from it)."
+    return self.elapsed_before + time.time() - self.t_start
+
+@patch
 def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     tc = self.tc
     mem = memory_stats(self.device)
@@ -555,7 +568,7 @@ def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     row = dict(step=self.step, loss=round(loss, 6), lr=lr_at(self.step - 1, tc), grad_norm=round(gn, 4),
                tokens=self.step * tc.batch_size * tc.seq_len, tokens_per_s=round(tok_s, 1),
                step_ms=round(step_s * 1e3, 1), mfu=round(mfu, 4) if mfu is not None else '', **mem,
-               elapsed_s=round(time.time() - self.t_start, 1))
+               elapsed_s=round(self.wall_s(), 1))
     self.runlog.csv('training.csv', row)
     gates, ks, fb = self.attention_stats()
     for name, rows in (('gate_stats.csv', gates), ('k_stats.csv', ks), ('fallback_counters.csv', fb)):
@@ -661,9 +674,13 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
     tc = self.tc
     self.t_start, self.train_time, self.tokens_run, self.val = time.time(), 0.0, 0, {}
     first, end = self.step, tc.steps if stop_after is None else min(tc.steps, self.step + stop_after)
-    bar = tqdm(total=tc.steps, initial=self.step, disable=not self.progress, desc='train', dynamic_ncols=True)
+    # a bar redraws in place in a terminal or a notebook; in a redirected log each redraw is a line: none there
+    shows = sys.stderr.isatty() or 'ipykernel' in sys.modules
+    bar = tqdm(total=tc.steps, initial=self.step, disable=not (self.progress and shows), desc='train', dynamic_ncols=True)
     win_t, win_n, tok_step = 0.0, 0, tc.batch_size * tc.seq_len
     main_thread = threading.current_thread() is threading.main_thread()
+    self.log(f"training steps {self.step + 1} to {end} of {tc.steps} on {self.device}, {tok_step:,} tokens each; a line "
+             f"{'at step 1 and ' if self.step == 0 else ''}every {tc.log_every} steps")
     old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGTERM, signal.SIGINT)} if main_thread else {}
     try:
         while self.step < end:
@@ -701,6 +718,10 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
         self.final_sample = self.sample() if tc.sample_tokens and self.env.main else None
         if self.final_sample is not None:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
+        if not self.env.ddp:   # what a user does next, as commands
+            self.log(f"next: nsa_nb_generate --ckpt {self.out} --prompt 'def main('   (continue a prompt)\n"
+                     f"      nsa_nb_train --config {self.out / 'config.yaml'} --resume train.steps={2 * tc.steps}   "
+                     f"(train on; the schedule then spans the new train.steps)")
         return {**self.result(), 'sample': self.final_sample}
     finally:
         for s, h in old.items(): signal.signal(s, h)
