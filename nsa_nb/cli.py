@@ -56,7 +56,8 @@ with nothing to resume), 2 bad config or usage (a malformed YAML file or overrid
 another model or train.batch_size), 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run (its
 pid and host are named), 5 the disk is full while writing a checkpoint (the previous one is kept: free space, then
 --resume), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint (continue with --resume; a
-second signal exits at once with the same code, saving nothing)."""
+second signal exits at once with the same code, saving nothing), 130 also for Ctrl-C before the first step (no
+checkpoint written)."""
     config = config or os.environ.get('CONFIG') or None
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
@@ -78,6 +79,8 @@ second signal exits at once with the same code, saving nothing)."""
         if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
         print(f"nsa_nb_train: the disk is full: no space left writing {e.filename or cfg.train.out_dir}; free some "
               f"space there and continue with --resume", file=sys.stderr); return 5
+    except KeyboardInterrupt:                        # Ctrl-C before the steps start (they handle it themselves)
+        print("\nnsa_nb_train: interrupted before the first step; no checkpoint was written", file=sys.stderr); return 130
     if r['status'] == 'interrupted': return 128 + r['signal']
     return 3 if r['status'] == 'nonfinite' else 0
 
