@@ -84,7 +84,7 @@ def latest_checkpoint(out_dir) -> Path|None:
     try:
         p = d / (d / 'latest').read_text().strip()
         if p.is_file(): return p
-    except OSError: pass
+    except (OSError, ValueError): pass   # no pointer, or not one (e.g. a copy of a checkpoint: not text)
     found = sorted(d.glob('step_*.pt'))
     return found[-1] if found else None
 
@@ -92,7 +92,8 @@ def find_checkpoint(path) -> Path|None:
     """A checkpoint file as given, or the latest checkpoint of a run directory, of its checkpoints folder or of the
     `checkpoints/latest` pointer file; else None."""
     p = Path(path)
-    if p.name == 'latest' and p.parent.name == 'checkpoints': p = p.parent        # the pointer: its folder's latest
+    if p.name == 'latest' and p.absolute().parent.name == 'checkpoints' and p.is_file() and p.stat().st_size < 256:
+        p = p.absolute().parent                                                      # the pointer: its folder's latest
     if p.is_dir(): p = latest_checkpoint(p if (p / 'checkpoints').is_dir() else p.parent) or p
     return p if p.is_file() else None
 

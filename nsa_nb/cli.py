@@ -80,7 +80,9 @@ checkpoint written)."""
         print(f"nsa_nb_train: the disk is full: no space left writing {e.filename or cfg.train.out_dir}; free some "
               f"space there and continue with --resume", file=sys.stderr); return 5
     except KeyboardInterrupt:                        # Ctrl-C before the steps start (they handle it themselves)
-        print("\nnsa_nb_train: interrupted before the first step; no checkpoint was written", file=sys.stderr); return 130
+        if os.environ.get('RANK', '0') == '0':
+            print("\nnsa_nb_train: interrupted before the first step; no checkpoint was written", file=sys.stderr)
+        return 130
     if r['status'] == 'interrupted': return 128 + r['signal']
     return 3 if r['status'] == 'nonfinite' else 0
 

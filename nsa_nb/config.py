@@ -71,7 +71,7 @@ def check(self:NSAConfig) -> list[str]:
                  f"(tokens would fall between blocks); set nsa.d <= {self.l}")
     elif self.l % self.d:
         p.append(f"nsa.l={self.l} is not a multiple of nsa.d={self.d}: "
-                 f"set nsa.d to a divisor of {self.l} (e.g. {max(x for x in range(1, self.d) if self.l % x == 0)})")
+                 f"set nsa.d to a divisor of {self.l} (e.g. {max(x for x in range(1, self.d) if self.l % x == self.l_sel % x == 0)})")
     if self.l_sel % self.d:
         p.append(f"nsa.l_sel={self.l_sel} is not a multiple of nsa.d={self.d}: set nsa.l_sel to a multiple of {self.d} "
                  f"(e.g. {self.d * max(1, round(self.l_sel / self.d))})")
@@ -152,7 +152,7 @@ class TrainConfig(_Section):
     # with init_from: raise every NSA layer's compressed-branch gate bias to at least logit(this) (0: gates as trained);
     # a compressed gate that pretraining shut leaves the compressed attention, and the selection it drives, unlearnt
     reopen_gates: float = 0.0
-    max_minutes: float = 0.0       # stop after this many minutes of wall time, with a checkpoint (0: off)
+    max_minutes: float = 0.0       # stop after this many minutes of a session's wall time, with a checkpoint (0: off)
 
     def check(self) -> list[str]:
         p = _positive(self, ['steps', 'seq_len', 'batch_size', 'accumulate_grad_batches', 'eval_batches', 'log_every'])

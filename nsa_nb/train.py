@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_train.ipynb #e7ead6cf
 from __future__ import annotations
-import contextlib, json, math, os, platform, shutil, signal, sys, threading, time
+import contextlib, json, math, os, platform, shlex, shutil, signal, sys, threading, time
 from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
@@ -218,9 +218,9 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=bf16 but this GPU has no bf16; set train.precision=fp16")
     if device.type == 'cpu' and prec == 'fp16':
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
-    if device.type == 'cpu' and (tflop := 6 * count_params(cfg) * tc.batch_size * tc.seq_len / 1e12) >= 1:
-        warns.append(f"{tflop:.1f} TFLOP a step (6 x parameters x tokens) on a CPU: minutes or more a step here; train "
-                     f"on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
+    if device.type == 'cpu' and (tflop := 6 * count_params(cfg) * tc.batch_size * tc.seq_len / world_size / 1e12) >= 1:
+        warns.append(f"{tflop:.1f} TFLOP a step per rank (6 x parameters x tokens) on a CPU: tens of seconds or more a "
+                     f"step here; train on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
     if not 0 <= tc.reopen_gates < 1:
         problems.append(f"train.reopen_gates={tc.reopen_gates}: must be in [0, 1) (a gate value; 0: gates as trained)")
     if tc.reopen_gates and not tc.init_from:
@@ -675,7 +675,7 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
     self.t_start, self.train_time, self.tokens_run, self.val = time.time(), 0.0, 0, {}
     first, end = self.step, tc.steps if stop_after is None else min(tc.steps, self.step + stop_after)
     # a bar redraws in place in a terminal or a notebook; in a redirected log each redraw is a line: none there
-    shows = sys.stderr.isatty() or 'ipykernel' in sys.modules
+    shows = getattr(sys.stderr, 'isatty', lambda: False)() or 'ipykernel' in sys.modules
     bar = tqdm(total=tc.steps, initial=self.step, disable=not (self.progress and shows), desc='train', dynamic_ncols=True)
     win_t, win_n, tok_step = 0.0, 0, tc.batch_size * tc.seq_len
     main_thread = threading.current_thread() is threading.main_thread()
@@ -719,9 +719,11 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
         if self.final_sample is not None:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
         if not self.env.ddp:   # what a user does next, as commands
-            self.log(f"next: nsa_nb_generate --ckpt {self.out} --prompt 'def main('   (continue a prompt)\n"
-                     f"      nsa_nb_train --config {self.out / 'config.yaml'} --resume train.steps={2 * tc.steps}   "
-                     f"(train on; the schedule then spans the new train.steps)")
+            q, prompt = shlex.quote, tc.sample_prompt or _PROMPTS.get(self.cfg.data.dataset) or 'The '
+            more = ('', '(continue the run)') if self.status == 'stopped' else \
+                   (f' train.steps={2 * tc.steps}', '(train on; the schedule then spans the new train.steps)')
+            self.log(f"next: nsa_nb_generate --ckpt {q(str(self.out))} --prompt {q(prompt)}   (continue a prompt)\n"
+                     f"      nsa_nb_train --config {q(str(self.out / 'config.yaml'))} --resume{more[0]}   {more[1]}")
         return {**self.result(), 'sample': self.final_sample}
     finally:
         for s, h in old.items(): signal.signal(s, h)
