@@ -169,11 +169,11 @@ def _out_dir_problems(out:Path) -> list[str]:
         return [f"train.out_dir={out}: {up} is not writable by this user; choose a folder you can write"]
     return []
 
-def _disk_problems(cfg:RunConfig) -> list[str]:
+def _disk_problems(cfg:RunConfig, n_params:int) -> list[str]:
     "Room for two checkpoints (the new one is written before the old one goes): fp32 weights and two AdamW moments."
     out = Path(cfg.train.out_dir)
     while not out.exists() and out != out.parent: out = out.parent
-    need, free = 2 * 12 * count_params(cfg), shutil.disk_usage(out).free
+    need, free = 2 * 12 * n_params, shutil.disk_usage(out).free
     if free >= need: return []
     return [f"train.out_dir={cfg.train.out_dir}: {free / GiB:.2f} GiB free on its disk, but two checkpoints of this "
             f"model take about {need / GiB:.2f} GiB; free some space or choose a folder on a larger disk"]
@@ -190,6 +190,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     prec = resolve_precision(tc, device)
     long = tc.steps >= LONG_RUN_STEPS
     if problems: return problems, warns                    # the checks below need a valid config
+    n_params = count_params(cfg)
     try: micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
     except ValueError as e: problems.append(str(e))
     if long and tc.save_every == 0:
@@ -202,9 +203,8 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append(f"train.precision='fp32' on a GPU for a {tc.steps}-step run: several times slower than bf16 "
                         f"and twice the activation memory; set train.precision=bf16 (or auto)")
     if long and not tc.allow_toy:
-        n = count_params(cfg)
-        if n < TOY_PARAMS:
-            problems.append(f"the model has {n / 1e6:.1f}M parameters (model.dim={cfg.model.dim}, "
+        if n_params < TOY_PARAMS:
+            problems.append(f"the model has {n_params / 1e6:.1f}M parameters (model.dim={cfg.model.dim}, "
                             f"model.n_layers={cfg.model.n_layers}): a toy on a {tc.steps}-step run; use --config "
                             f"m7c_125m (or a model of >= {TOY_PARAMS / 1e6:.0f}M), or pass --allow-toy "
                             f"(train.allow_toy=true) if you mean it")
@@ -218,7 +218,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append("train.precision=bf16 but this GPU has no bf16; set train.precision=fp16")
     if device.type == 'cpu' and prec == 'fp16':
         problems.append("train.precision=fp16 on a CPU: use bf16 or fp32 there")
-    if device.type == 'cpu' and (tflop := 6 * count_params(cfg) * tc.batch_size * tc.seq_len / world_size / 1e12) >= 1:
+    if device.type == 'cpu' and (tflop := 6 * n_params * tc.batch_size * tc.seq_len / world_size / 1e12) >= 1:
         warns.append(f"{tflop:.1f} TFLOP a step per rank (6 x parameters x tokens) on a CPU: tens of seconds or more a "
                      f"step here; train on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
     if not 0 <= tc.reopen_gates < 1:
@@ -232,7 +232,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file "
                         f"or a run directory that holds one")
     out = Path(tc.out_dir)
-    problems += _out_dir_problems(out) or _disk_problems(cfg)
+    problems += _out_dir_problems(out) or _disk_problems(cfg, n_params)
     holder = lock_holder(out) if check_lock else None
     if holder:
         problems.append(f"train.out_dir={tc.out_dir} is in use by another run ({holder}); wait for it to finish, stop "
@@ -591,9 +591,14 @@ def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
 _PROMPTS = dict(stdlib='def ', local='The ', fineweb_edu='The ')   # else '': the start of a validation sample
 
 @patch
+def sample_prompt(self:Trainer) -> str:
+    "The samples' prompt: `train.sample_prompt`, else the dataset's ('': the start of a validation sample)."
+    return self.tc.sample_prompt or _PROMPTS.get(self.cfg.data.dataset, '')
+
+@patch
 def sample(self:Trainer, n:int|None=None) -> str:
     tc, tok = self.tc, self.data.tokenizer
-    prompt = tc.sample_prompt or _PROMPTS.get(self.cfg.data.dataset, '')
+    prompt = self.sample_prompt()
     ids = torch.tensor([int(t) for t in tok.encode(prompt)], dtype=torch.long)
     if len(ids) == 0: ids = self.data.val[0][0][0, :tc.seq_len // 2].cpu() if self.data.val else torch.tensor([tok.eot])
     g = torch.Generator(device=self.device).manual_seed(tc.seed)
@@ -719,7 +724,7 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
         if self.final_sample is not None:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
         if not self.env.ddp:   # what a user does next, as commands
-            q, prompt = shlex.quote, tc.sample_prompt or _PROMPTS.get(self.cfg.data.dataset) or 'The '
+            q, prompt = shlex.quote, self.sample_prompt() or 'The '
             more = ('', '(continue the run)') if self.status == 'stopped' else \
                    (f' train.steps={2 * tc.steps}', '(train on; the schedule then spans the new train.steps)')
             self.log(f"next: nsa_nb_generate --ckpt {q(str(self.out))} --prompt {q(prompt)}   (continue a prompt)\n"
