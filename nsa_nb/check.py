@@ -55,6 +55,7 @@ def check_parity(dtypes=(torch.bfloat16, torch.float16, torch.float32), shapes=(
     bound = {torch.bfloat16: 2e-2, torch.float16: 5e-3, torch.float32: 1e-4}
     for dt in dtypes:
         for HQ, H, K, V in shapes:
+            t0 = time.time()                                   # each new dtype and head shape compiles the kernels again
             torch.manual_seed(0)
             q, k, v = [torch.randn(1, T, h, e, device='cuda', dtype=dt) for h, e in ((HQ, K), (H, K), (H, V))]
             kc, vc = Compressor(cfg.l, cfg.d, K).cuda()(k), Compressor(cfg.l, cfg.d, V).cuda()(v)
@@ -73,6 +74,8 @@ def check_parity(dtypes=(torch.bfloat16, torch.float16, torch.float32), shapes=(
                 e = max([rel_err(o1, o2)] + [rel_err(a.grad, b.grad) for a, b in zip(xs, ys)])
                 worst[(str(dt)[6:], name)] = max(worst.get((str(dt)[6:], name), 0), e)
                 assert e < bound[dt], f"{name} {dt} G={HQ // H} K={K} V={V}: rel err {e:.2e} > {bound[dt]}"
+            if len(dtypes) * len(shapes) > 1:                  # the long list: say where it is
+                print(f"      {str(dt)[6:]} HQ={HQ} H={H} K={K} V={V}: {time.time() - t0:.1f} s", flush=True)
     return 'worst rel err ' + ', '.join(f"{d}/{n} {e:.1e}" for (d, n), e in worst.items())
 
 # %% ../nbs/13_check.ipynb #9033bbd0
@@ -234,7 +237,8 @@ def format_table(rows) -> str:
 def nsa_nb_check(full:bool=False,
                  out:str=None):     # also write the rows as a result file <out>/check.json (`results`: the curated one)
     """Validate NSA on this GPU node (causality, selection, dtypes, decode, kernel parity); exit 1 on a failure.
-    Expected time on one H100, Triton compiles included: under 3 minutes; `--full` about 5 minutes more."""
+    Expected time on one H100, Triton compiles included: under 3 minutes; `--full` more than 7 minutes more (its
+    parity list compiles the kernels for 3 dtypes x 3 head shapes, and prints a line per pair)."""
     if not torch.cuda.is_available():
         print("nsa_nb_check: no CUDA device here (torch.cuda.is_available() is False); run it on a GPU node.",
               file=sys.stderr)
