@@ -64,7 +64,7 @@ checkpoint written)."""
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 2
     try:
         if preflight:
-            Trainer(cfg, resume=resume).check()
+            Trainer(cfg, resume=resume).check(full=True)
             print("preflight: no problems found"); return 0
         r = train(cfg, resume=resume)
     except (PreflightError, DataUnavailable) as e:

@@ -275,7 +275,7 @@ _SECTIONS = {f.name: f.type for f in fields(RunConfig)}
 _MOVED = {f'data.passkey_{k}': f'task.{k}' for k in ('distance', 'min_distance', 'digits', 'loss', 'answer_weight')}
 _MOVED['data.passkey_in_text'] = 'data.dataset=stdlib (or local): with task.name=passkey the keys go into that text'
 
-def _set(cfg:RunConfig, section:str, key:str, value, src:str):
+def _set(cfg:RunConfig, section:str, key:str, value, src:str, text:str|None=None):   # text: an override's value as typed
     if section not in _SECTIONS:
         raise ConfigError([f"{src}: unknown section {section!r}; sections are {list(_SECTIONS)}"])
     if f'{section}.{key}' in _MOVED:
@@ -297,7 +297,8 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str):
         if value is None:
             kind = 'an integer' if isinstance(cur, int) else 'a number'
             raise ConfigError([f"{src}: {section}.{key} must be {kind}, not {raw!r}"])
-    if isinstance(cur, str) and not isinstance(value, str): value = str(value)
+    if isinstance(cur, str) and not isinstance(value, str):        # 'def f(x):' reads as a mapping, 'true' as a bool:
+        value = str(value) if text is None else text               # a text field takes an override as typed
     setattr(sec, key, value)
 
 # %% ../nbs/00_config.ipynb #fc0f7955
@@ -323,7 +324,7 @@ def config_from_dict(raw:dict,                 # {section: {field: value}}, as i
     for section, body in (raw or {}).items():
         if not isinstance(body, dict): raise ConfigError([f"{src}: section {section!r} must be a mapping of fields"])
         items += [(section, k, v, src) for k, v in body.items()]
-    for o in overrides: items.append((*parse_override(o), f"override {o!r}"))
+    for o in overrides: items.append((*parse_override(o), f"override {o!r}", o.split('=', 1)[1]))
     cfg = RunConfig()
     for it in [it for it in items if it[:2] in _FIRST]: _set(cfg, *it)
     if cfg.data.dataset in TASKS and not cfg.task.name: cfg.task = task_config(cfg.data.dataset)   # a task's own data

@@ -28,8 +28,8 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'compile_counts', 'train',
-           'synthetic_train_step', 'train_throughput']
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'compile_counts',
+           'train', 'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -306,7 +306,7 @@ class Trainer:
 
 # %% ../nbs/09_train.ipynb #92556077
 @patch
-def check(self:Trainer):
+def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--preflight`), else a few lines of key=value
     "Run the preflight; print the resolved config, warnings and problems; raise `PreflightError` listing every problem."
     holds = self.lock is not None and self.lock.fd is not None              # the run's own lock: not a problem
     problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume,
@@ -317,7 +317,8 @@ def check(self:Trainer):
     self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
              f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
              f"accumulation x {self.env.world_size} rank(s) = {tc.batch_size} samples "
-             f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n" + _indent(_yaml_dump(self.cfg)))
+             f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
+             + (_indent(_yaml_dump(self.cfg)) if full else config_lines(self.cfg)))
     for w in warns: self.log(f"warning: {w}")
     if problems:
         raise PreflightError(problems, f"run (preflight found {len(problems)} problem(s); nothing was started)")
@@ -328,6 +329,18 @@ def _yaml_dump(cfg:RunConfig) -> str:
     return yaml.safe_dump(cfg.to_dict(), sort_keys=False)
 
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
+
+def config_lines(cfg:RunConfig, width:int=118) -> str:
+    "Every setting of `cfg` as `key=value`, a section per block of wrapped lines (a run's log; its YAML is config.yaml)."
+    import textwrap
+    nb = '\xa0'                                                       # joins a value's own spaces: wrapped as one word
+    fmt = lambda v: repr(v) if isinstance(v, str) and (not v or ' ' in v) else v
+    lines = []
+    for sec, d in cfg.to_dict().items():
+        words = ' '.join(f"{k}={fmt(v)}".replace(' ', nb) for k, v in d.items())
+        lines += textwrap.wrap(words, width, initial_indent=f"  {sec + ':':<7}", subsequent_indent=' ' * 9,
+                               break_long_words=False, break_on_hyphens=False)
+    return '\n'.join(lines).replace(nb, ' ')
 
 # %% ../nbs/09_train.ipynb #80124aa4
 @patch
