@@ -44,7 +44,7 @@ class NSAConfig(_Section):
     phi: str = 'avg'       # compression operator: 'avg' (mean pool) or 'mlp' (MLP with intra-block position encoding)
     n_init: int = 1        # forced initial blocks (attention-sink blocks), always selected
     n_local: int = 2       # forced local blocks: the one holding t and the n_local-1 before it
-    separate_kv: bool = False  # independent K/V projections per branch (paper section 3.3.3)
+    separate_kv: bool = False  # independent K/V projections per branch (paper section 3.3.3; notebook 14 measures it)
     gate: str = 'mlp'      # gate network: 'mlp' (Linear-SiLU-Linear) or 'linear'
     chunk: int = 128       # queries per chunk in the reference backend (bounds its memory)
 
