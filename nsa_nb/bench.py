@@ -423,7 +423,7 @@ def summary_rows(root=None) -> list[dict]:
                 nsa=ms['paper', T, 'nsa', 'fwdbwd'], unit='ms') for T in (8192, 16384, 65536)]
     tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr if r.get('compiled', True)}   # compiled rows
     out += [dict(what='training the 125M model, both compiled', T=T, dense=tps[T, 'dense'], nsa=tps[T, 'nsa'],
-                 unit='tokens/s') for T in (2048, 8192, 32768)]
+                 unit='tokens/s') for T in (2048, 8192, 32768, 65536)]
     step = {}                                                   # each model's faster replayed step: graph or compiled
     for r in dec:
         if r['part'] == 'model' and r['mode'] in ('graph', 'compiled') and r['T'] == 65536 and r.get('ms'):

@@ -28,7 +28,8 @@ class _Section:
     def check(self) -> list[str]: return []
     def validate(self):
         problems = self.check()
-        if problems: raise ConfigError(problems, type(self).__name__)
+        name = type(self).__name__                                # a run's whole config is 'config' to a user
+        if problems: raise ConfigError(problems, 'config' if name == 'RunConfig' else name)
         return self
     def to_dict(self) -> dict: return asdict(self)
 

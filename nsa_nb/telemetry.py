@@ -69,7 +69,8 @@ class RunLog:
                 from torch.utils.tensorboard import SummaryWriter
                 self.tb = SummaryWriter(str(self.out / 'tb'))
             except ImportError:
-                self.tb_note = "tensorboard is not installed: no tb/ (pip install tensorboard to get it)"
+                self.tb_note = ("tensorboard is not installed, so no tb/ (training.csv and val.csv hold the same curves); "
+                                "pip install tensorboard for it, or train.tensorboard=false to drop this note")
 
     def csv(self, name:str, rows:dict|list[dict]):
         "Append row(s) to `<out>/<name>` (rank 0 only)."

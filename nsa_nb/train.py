@@ -314,11 +314,12 @@ def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--prefli
     tc, mbs = self.tc, None
     try: mbs = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
     except ValueError: pass
-    self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
-             f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
-             f"accumulation x {self.env.world_size} rank(s) = {tc.batch_size} samples "
-             f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
-             + (_indent(_yaml_dump(self.cfg)) if full else config_lines(self.cfg)))
+    if full or not problems:                                   # a run refused: its problems alone, each with its fix
+        self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
+                 f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
+                 f"accumulation x {self.env.world_size} rank(s) = {tc.batch_size} samples "
+                 f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
+                 + (_indent(_yaml_dump(self.cfg)) if full else config_lines(self.cfg)))
     for w in warns: self.log(f"warning: {w}")
     if problems:
         raise PreflightError(problems, f"run (preflight found {len(problems)} problem(s); nothing was started)")
