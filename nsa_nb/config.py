@@ -298,8 +298,13 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str, text:str|None=None
         if value is None:
             kind = 'an integer' if isinstance(cur, int) else 'a number'
             raise ConfigError([f"{src}: {section}.{key} must be {kind}, not {raw!r}"])
-    if isinstance(cur, str) and not isinstance(value, str):        # 'def f(x):' reads as a mapping, 'true' as a bool:
-        value = str(value) if text is None else text               # a text field takes an override as typed
+    if isinstance(cur, str) and text is not None:                  # an override: as typed ('def f(x):' is a mapping to
+        quoted = text.strip()[:1] in ('"', "'") and isinstance(value, str)   # YAML, '#' starts a comment), unless
+        value = value if quoted else text                          # quoted whole (quotes keep spaces)
+    elif isinstance(cur, str) and not isinstance(value, str):      # a file: numbers read as text, yes/no or a mapping
+        if isinstance(value, (bool, dict, list)):                  # are YAML's, not the user's text
+            raise ConfigError([f"{src}: {section}.{key}={value!r} is not text; quote the value in the file ('...')"])
+        value = '' if value is None else str(value)                # 'path:' with nothing after it: empty text
     setattr(sec, key, value)
 
 # %% ../nbs/00_config.ipynb #fc0f7955

@@ -335,7 +335,7 @@ def config_lines(cfg:RunConfig, width:int=118) -> str:
     "Every setting of `cfg` as `key=value`, a section per block of wrapped lines (a run's log; its YAML is config.yaml)."
     import textwrap
     nb = '\xa0'                                                       # joins a value's own spaces: wrapped as one word
-    fmt = lambda v: repr(v) if isinstance(v, str) and (not v or ' ' in v) else v
+    fmt = lambda v: repr(v) if isinstance(v, str) and (not v or not v.isprintable() or any(c.isspace() for c in v)) else v
     lines = []
     for sec, d in cfg.to_dict().items():
         words = ' '.join(f"{k}={fmt(v)}".replace(' ', nb) for k, v in d.items())
