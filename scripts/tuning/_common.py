@@ -1,16 +1,38 @@
 """Shared by the tuning sweeps beside it: the selections the kernels are timed on (random q, k, as `nsa_nb_bench kernels`
-feeds them) and a recorder that rewrites the output JSON after every measured row, so an interrupted sweep keeps its rows."""
+feeds them, or queries correlated along the sequence) and a recorder that rewrites the output JSON after every measured row, so an interrupted sweep keeps its rows."""
 
-def random_selection(B, T, HQ, H, K, cfg):
-    "The blocks `[B, T, H, n_sel]` that random bf16 q, k select (compressed keys, compressed lse, scores, top-n) on the GPU."
+def selection_of(q, k, cfg):
+    "The blocks `[B, T, H, n_sel]` (int32) that q selects against keys k (compressed by a fresh avg phi), as the NSA forward picks them."
     import torch
     from nsa_nb.compression import Compressor
     from nsa_nb.kernels.banded import compressed_attention_triton
     import nsa_nb.kernels.nsa as kn
+    kc = Compressor(cfg.l, cfg.d, k.shape[-1]).to(k.device, k.dtype)(k)
+    with torch.no_grad():
+        _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
+        return kn.select_blocks_triton(q, kc, lse, cfg).contiguous()
+
+def random_selection(B, T, HQ, H, K, cfg):
+    "The blocks `[B, T, H, n_sel]` that random bf16 q, k select (compressed keys, compressed lse, scores, top-n) on the GPU."
+    import torch
     q, k = torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16), torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16)
-    kc = Compressor(cfg.l, cfg.d, K).to('cuda', torch.bfloat16)(k)
-    _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
-    return kn.select_blocks_triton(q, kc, lse, cfg)
+    return selection_of(q, k, cfg)
+
+def ar1(B, T, h, K, rho, device='cuda', chunk=256):
+    "Unit-variance fp32 queries correlated along the sequence: q_t = rho q_{t-1} + sqrt(1 - rho^2) eps_t (q_0 = eps_0)."
+    import math, torch
+    if rho == 0: return torch.randn(B, T, h, K, device=device)
+    eps = torch.randn(B, T, h, K, device=device)
+    eps[:, 1:] *= math.sqrt(1 - rho ** 2)
+    i = torch.arange(chunk, device=device)
+    w = torch.where(i[:, None] >= i[None, :], rho ** (i[:, None] - i[None, :]).clamp_min(0).float(), 0.)   # [c, c] within a chunk
+    q, carry = torch.empty_like(eps), None
+    for s in range(0, T, chunk):                           # a chunk at a time: rho^t underflows over a whole sequence
+        e = eps[:, s:s + chunk]; n = e.shape[1]
+        x = torch.einsum('ts,bshk->bthk', w[:n, :n], e)
+        if carry is not None: x = x + rho ** (i[:n, None, None] + 1) * carry[:, None]
+        q[:, s:s + n], carry = x, x[:, -1]
+    return q
 
 def recorder(path:str):
     "`record(row)`: prints the row as JSON and rewrites `path` with every row so far, after the device, torch and Triton versions."

@@ -19,11 +19,9 @@ import triton
 import triton.language as tl
 import nsa_nb.kernels.selection as sel
 from nsa_nb.kernels.selection import SelTuning
-import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
-from nsa_nb.compression import Compressor
-from nsa_nb.kernels.banded import compressed_attention_triton
 from nsa_nb.bench import nsa_full, sdpa_full
+from _common import selection_of, ar1
 
 if len(sys.argv) != 3 or sys.argv[2] not in ('floor', 'g16', 'all'): sys.exit(__doc__)
 TINY, dev = os.environ.get('TINY') == '1', 'cuda' if torch.cuda.is_available() else 'cpu'
@@ -54,28 +52,6 @@ def gather_only(k, v, idx, l_sel, num_warps):
     o = torch.empty(T, B * H, device=k.device, dtype=torch.float32)
     _gather_kernel[(T, B * H)](k, v, idx, o, T, H=H, NSEL=idx.shape[-1], K=K, BS=l_sel, num_warps=num_warps, num_stages=2)
     return o
-
-def selection_of(q, k, cfg):
-    "The blocks q selects against keys k (compressed by a fresh avg phi), as the NSA forward picks them."
-    kc = Compressor(cfg.l, cfg.d, k.shape[-1]).to(k.device, k.dtype)(k)
-    with torch.no_grad():
-        _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
-        return kn.select_blocks_triton(q, kc, lse, cfg).to(torch.int32).contiguous()
-
-def ar1(B, T, h, K, rho, chunk=256):
-    "Unit-variance queries correlated along the sequence: q_t = rho q_{t-1} + sqrt(1 - rho^2) eps_t (q_0 = eps_0)."
-    if rho == 0: return torch.randn(B, T, h, K, device=dev)
-    eps = torch.randn(B, T, h, K, device=dev)
-    eps[:, 1:] *= math.sqrt(1 - rho ** 2)
-    i = torch.arange(chunk, device=dev)
-    w = torch.where(i[:, None] >= i[None, :], rho ** (i[:, None] - i[None, :]).clamp_min(0).float(), 0.)   # [c, c] within a chunk
-    q, carry = torch.empty_like(eps), None
-    for s in range(0, T, chunk):
-        e = eps[:, s:s + chunk]; n = e.shape[1]
-        x = torch.einsum('ts,bshk->bthk', w[:n, :n], e)
-        if carry is not None: x = x + rho ** (i[:n, None, None] + 1) * carry[:, None]
-        q[:, s:s + n], carry = x, x[:, -1]
-    return q
 
 def floor(T, shape, HQ, H, K, cfg):
     torch.manual_seed(0)
@@ -117,7 +93,7 @@ def floor(T, shape, HQ, H, K, cfg):
 
 def g16(T, rho, cfg, HQ=64, H=4, K=128):
     torch.manual_seed(0)
-    q = ar1(1, T, HQ, K, rho).to(dt)
+    q = ar1(1, T, HQ, K, rho, dev).to(dt)
     k, v = [torch.randn(1, T, H, K, device=dev, dtype=dt) for _ in range(2)]
     idx = selection_of(q, k, cfg)
     g = torch.rand(1, T, HQ, 3, device=dev, dtype=dt)

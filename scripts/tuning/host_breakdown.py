@@ -1,7 +1,8 @@
 """Where the host's time goes in an eager NSA forward+backward at a host-bound size: the whole op through torch.library and
 autograd, against the operators' Python bodies called directly, and cProfile of the direct calls (which the custom-op
-wrappers hide from cProfile). Usage: python3 scripts/tuning/host_breakdown.py B,T,HQ,H,K"""
-import sys, time, cProfile, pstats, math, torch
+wrappers hide from cProfile); first, the host cost of one Triton launch (4 and 30 arguments) and of torch.empty/zeros.
+Usage: python3 scripts/tuning/host_breakdown.py B,T,HQ,H,K [...]"""
+import sys, time, cProfile, pstats, math, torch, triton, triton.language as tl
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.bench import _inputs, nsa_full, _mean_compressors
 from nsa_nb.config import NSAConfig
@@ -12,6 +13,24 @@ def host_ms(step, n=30):
     for _ in range(n): step()
     h = (time.perf_counter() - t0) / n * 1e3; torch.cuda.synchronize(); w = (time.perf_counter() - t0) / n * 1e3
     return h, w
+
+@triton.jit
+def _k4(A, B, C, D, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0)
+
+@triton.jit
+def _k30(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14, A15, n0, n1, n2, n3, n4, n5, n6, n7, s0, s1,
+         BLOCK: tl.constexpr, C1: tl.constexpr, C2: tl.constexpr, C3: tl.constexpr):
+    i = tl.program_id(0)
+
+def launch_costs(n=2000):
+    "Host microseconds per call of an empty Triton kernel (4 and 30 arguments), torch.empty and torch.zeros."
+    x = torch.empty(1024, device='cuda')
+    for name, f in [('triton launch, 4 args', lambda: _k4[(1,)](x, x, x, x, 1000, BLOCK=64)),
+                    ('triton launch, 30 args', lambda: _k30[(1,)](*[x] * 16, *[1000 + i * 16 for i in range(8)], 0.5, 0.25,
+                                                                  BLOCK=64, C1=1, C2=2, C3=3)),
+                    ('torch.empty', lambda: torch.empty(4096, device='cuda')), ('torch.zeros', lambda: torch.zeros(4096, device='cuda'))]:
+        print(f"{name}: host {host_ms(f, n)[0] * 1e3:.1f} us", flush=True)
 
 def run(B, T, HQ, H, K):
     cfg = NSAConfig(); q, k, v, g = _inputs(B, T, HQ, H, K, K, torch.bfloat16, 'bthd'); ins = [q, k, v, g]
@@ -56,4 +75,5 @@ def run(B, T, HQ, H, K):
     pr.disable(); torch.cuda.synchronize()
     st = pstats.Stats(pr); st.sort_stats('tottime').print_stats(30); st.sort_stats('cumtime').print_stats(45)
 
+launch_costs()
 for spec in sys.argv[1:]: run(*map(int, spec.split(',')))

@@ -3,24 +3,16 @@ at the 125M model's training shapes, on the blocks that random q, k select and o
 sequence (AR(1), rho 0.9) select. Usage: python3 scripts/tuning/sweep_sel_small_tiles.py OUT.json"""
 import sys, math, torch, triton
 import nsa_nb.kernels.selection as sel
-import nsa_nb.kernels.nsa as kn
 from nsa_nb.kernels.selection import SelTuning
-from nsa_nb.kernels.banded import compressed_attention_triton
-from nsa_nb.compression import Compressor
 from nsa_nb.config import NSAConfig
-from _common import recorder
+from _common import recorder, selection_of, ar1
 
 record, cfg = recorder(sys.argv[1]), NSAConfig()
 bench = lambda f: triton.testing.do_bench(f, warmup=5, rep=60, return_mode='median')
 def selection(B, T, HQ, H, K, rho):
     torch.manual_seed(0)
-    q = torch.randn(B, T, HQ, K, device='cuda')
-    if rho:   # AR(1) along the sequence
-        for t in range(1, T): q[:, t] = rho * q[:, t - 1] + (1 - rho ** 2) ** 0.5 * q[:, t]
-    q = q.bfloat16(); k = torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16)
-    kc = Compressor(cfg.l, cfg.d, K).to('cuda', torch.bfloat16)(k)
-    _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
-    return q, kn.select_blocks_triton(q, kc, lse, cfg).to(torch.int32).contiguous()
+    q = ar1(B, T, HQ, K, rho).bfloat16()
+    return q, selection_of(q, torch.randn(B, T, H, K, device='cuda', dtype=torch.bfloat16), cfg)
 grid = [dict(), dict(rows=16, union_frac=1.0), dict(rows=16, union_frac=0.75), dict(rows=16, union_frac=0.5),
         dict(rows=32, union_frac=1.0), dict(rows=32, union_frac=0.5), dict(rows=64, union_frac=1.0),
         dict(rows=16, union_frac=1.0, num_warps=4), dict(rows=16, union_frac=1.0, num_stages=3)]
