@@ -25,13 +25,14 @@ class ConfigError(ValueError):
 # %% ../nbs/00_config.ipynb #830162a0
 class _Section:
     "Shared behaviour of the config sections: `check` lists problems, `validate` raises them."
+    _label = None                                                # what its errors call it (None: the class name)
     def check(self) -> list[str]: return []
     def validate(self):
         problems = self.check()
-        name = type(self).__name__                                # a run's whole config is 'config' to a user
-        if problems: raise ConfigError(problems, 'config' if name == 'RunConfig' else name)
+        if problems: raise ConfigError(problems, self._label or type(self).__name__)
         return self
     def to_dict(self) -> dict: return asdict(self)
+    def to_yaml(self) -> str: return yaml.safe_dump(self.to_dict(), sort_keys=False)   # what load_config reads back
 
 # %% ../nbs/00_config.ipynb #b40bfbf3
 @dataclass
@@ -253,6 +254,7 @@ def tiny_nsa() -> NSAConfig:
 @dataclass
 class RunConfig(_Section):
     "One run: model, nsa, train, data and task sections (the layout of the YAML files)."
+    _label = 'config'                                            # to a user, a run's whole config
     model: ModelConfig = field(default_factory=ModelConfig)
     nsa: NSAConfig = field(default_factory=tiny_nsa)   # the CPU-sized tiny_nsa(); NSAConfig() is the paper's
     train: TrainConfig = field(default_factory=TrainConfig)
@@ -308,15 +310,15 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str, text:str|None=None
     setattr(sec, key, value)
 
 # %% ../nbs/00_config.ipynb #fc0f7955
-def parse_override(s:str) -> tuple[str, str, object]:
-    "Split `'train.lr=3e-4'` into `('train', 'lr', 0.0003)`; the value is parsed as YAML (kept as text if it is not YAML)."
+def parse_override(s:str) -> tuple[str, str, object, str]:
+    "Split `'train.lr=3e-4'` into `('train', 'lr', 0.0003, '3e-4')`: the value parsed as YAML (text if it is not YAML), and as typed."
     if '=' not in s or '.' not in s.split('=', 1)[0]:
         raise ConfigError([f"override {s!r}: write it as section.field=value, e.g. train.steps=200"])
     key, raw = s.split('=', 1)
     section, name = key.strip().split('.', 1)
     try: value = yaml.safe_load(raw) if raw.strip() else ''
     except yaml.YAMLError: value = raw                   # e.g. 'train.sample_prompt=[1,': text; a number field says so
-    return section, name, value
+    return section, name, value, raw
 
 # %% ../nbs/00_config.ipynb #63432991
 _FIRST = (('task', 'name'), ('data', 'dataset'))   # set before the other fields: they decide which task fields exist
@@ -330,7 +332,9 @@ def config_from_dict(raw:dict,                 # {section: {field: value}}, as i
     for section, body in (raw or {}).items():
         if not isinstance(body, dict): raise ConfigError([f"{src}: section {section!r} must be a mapping of fields"])
         items += [(section, k, v, src) for k, v in body.items()]
-    for o in overrides: items.append((*parse_override(o), f"override {o!r}", o.split('=', 1)[1]))
+    for o in overrides:
+        section, name, value, text = parse_override(o)
+        items.append((section, name, value, f"override {o!r}", text))
     cfg = RunConfig()
     for it in [it for it in items if it[:2] in _FIRST]: _set(cfg, *it)
     if cfg.data.dataset in TASKS and not cfg.task.name: cfg.task = task_config(cfg.data.dataset)   # a task's own data
@@ -396,4 +400,4 @@ def named_config(name:str,                  # a shipped profile: one of `config_
 # %% ../nbs/00_config.ipynb #28c46377
 def save_config(cfg:RunConfig, path:str|Path):
     "Write the resolved config as YAML (what `load_config` reads back)."
-    Path(path).write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    Path(path).write_text(cfg.to_yaml())

@@ -319,15 +319,11 @@ def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--prefli
                  f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
                  f"accumulation x {self.env.world_size} rank(s) = {tc.batch_size} samples "
                  f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
-                 + (_indent(_yaml_dump(self.cfg)) if full else config_lines(self.cfg)))
+                 + (_indent(self.cfg.to_yaml()) if full else config_lines(self.cfg)))
     for w in warns: self.log(f"warning: {w}")
     if problems:
         raise PreflightError(problems, f"run (preflight found {len(problems)} problem(s); nothing was started)")
     return self
-
-def _yaml_dump(cfg:RunConfig) -> str:
-    import yaml
-    return yaml.safe_dump(cfg.to_dict(), sort_keys=False)
 
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
 
