@@ -78,10 +78,9 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                   BM: tl.constexpr,
                   BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
-                  PREC: tl.constexpr, CMB: tl.constexpr, NB: tl.constexpr):
-    """Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`, `NB` blocks per step
-    (`NB` > 1: `ONE` only); stores their o and lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's
-    second tile (06a's `head_tiles`), or 0."""
+                  PREC: tl.constexpr, CMB: tl.constexpr):
+    """Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and
+    lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's second tile (06a's `head_tiles`), or 0."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = load_cols(Q, row, m_r, K, 0, BK)                                          # [BM, BK]
@@ -90,14 +89,9 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
-    for i in range(0, nblk, NB):   # the tile's distinct blocks, or one token's slots, NB at a time
-        if NB == 1:
-            j = tl.load(BLK + lst + i)
-            o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                          # the block's token positions
-        else:   # one token's slots i .. i+NB-1 side by side: each key's block j [NB*BS] (-1: past its last slot)
-            o_n = tl.arange(0, NB * BS)
-            j = tl.load(BLK + lst + i + o_n // BS, mask=i + o_n // BS < nblk, other=-1)
-            o_s = tl.maximum(j, 0) * BS + o_n % BS
+    for i in range(nblk):   # the tile's distinct blocks, or one token's slots
+        j = tl.load(BLK + lst + i)
+        o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
         m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
         key = (i_b * T + o_s) * H + i_h
         # [BK, BS]
@@ -124,7 +118,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tile
                     NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
                     BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr, NB: tl.constexpr):
+                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     for s in range(TPP):   # TPP tiles (or tokens) per program, one after the other
@@ -134,7 +128,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tile
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b,
                           i_h, T, scale,
-                          HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB, NB)
+                          HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 @dataclass(frozen=True)
@@ -150,7 +144,6 @@ class SelTuning:
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
-    fwd_blocks: int = 1                   # blocks per step of the forward's one-token launch (its keys side by side)
 
 def _padded(D:int) -> int: return max(16, triton.next_power_of_2(D))   # a head dim as one tile: the launch rules' size
 
@@ -230,8 +223,7 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
         meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune,
-                          fwd=True) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None,
-                                           NB=tune.fwd_blocks if one else 1)
+                          fwd=True) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None)
         _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, *cmb, T,
                                                                     n_units, n_u, _union_max(G, idx.shape[-1], tune),
                                                                     scale, **meta)
