@@ -237,8 +237,9 @@ def format_table(rows) -> str:
 def nsa_nb_check(full:bool=False,
                  out:str=None):     # also write the rows as a result file <out>/check.json (`results`: the curated one)
     """Validate NSA on this GPU node (causality, selection, dtypes, decode, kernel parity); exit 1 on a failure.
-    Expected time on one H100, Triton compiles included: under 3 minutes; `--full` more than 7 minutes more (its
-    parity list compiles the kernels for 3 dtypes x 3 head shapes, and prints a line per pair)."""
+    Expected time on one H100, Triton compiles included: under 3 minutes; `--full` about 11 minutes more (its parity
+    list compiles the kernels for 3 dtypes x 3 head shapes and prints a line per pair; the float32 pairs, with exact
+    fp32 products, take most of it)."""
     if not torch.cuda.is_available():
         print("nsa_nb_check: no CUDA device here (torch.cuda.is_available() is False); run it on a GPU node.",
               file=sys.stderr)
