@@ -273,6 +273,16 @@ class RunConfig(_Section):
             p.append(f"data.dataset={ds!r} is the {ds} task's own data: set task.name={ds}")
         return p + ([] if p else self.task.check_run(self))
 
+# %% ../nbs/00_config.ipynb #23d1d0e9
+@patch
+def unused(self:RunConfig) -> list[str]:
+    """The `section.field` settings this run reads nowhere: a dense model's nsa section, a window model's but `w`, and
+    `data.hf_*` unless the data is the Hub dataset."""
+    names = [f"nsa.{k}" for k in self.nsa.to_dict()
+             if self.model.attn == 'dense' or (self.model.attn == 'window' and k != 'w')]
+    if self.data.dataset != 'fineweb_edu': names += [f"data.{k}" for k in ('hf_path', 'hf_name', 'hf_split')]
+    return names
+
 # %% ../nbs/00_config.ipynb #bd8cfe9b
 _SECTIONS = {f.name: f.type for f in fields(RunConfig)}
 _MOVED = {f'data.passkey_{k}': f'task.{k}' for k in ('distance', 'min_distance', 'digits', 'loss', 'answer_weight')}

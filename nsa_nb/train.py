@@ -328,15 +328,23 @@ def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--prefli
 def _indent(s:str, pre:str='  ') -> str: return ''.join(pre + l for l in s.splitlines(True))
 
 def config_lines(cfg:RunConfig, width:int=118) -> str:
-    "Every setting of `cfg` as `key=value`, a section per block of wrapped lines (a run's log; its YAML is config.yaml)."
+    """Every setting that `cfg` uses as `key=value`, a section per block of wrapped lines, then a line naming what it
+    left out (`RunConfig.unused`) (a run's log; its YAML, every setting, is config.yaml)."""
     import textwrap
     nb = '\xa0'                                                       # joins a value's own spaces: wrapped as one word
     fmt = lambda v: repr(v) if isinstance(v, str) and (not v or not v.isprintable() or any(c.isspace() for c in v)) else v
-    lines = []
+    unused, lines, left_out = set(cfg.unused()), [], []
     for sec, d in cfg.to_dict().items():
-        words = ' '.join(f"{k}={fmt(v)}".replace(' ', nb) for k, v in d.items())
+        used = {k: v for k, v in d.items() if f"{sec}.{k}" not in unused}
+        if len(used) < len(d):   # the section, the section but the few it uses, or the few it does not
+            left_out.append(sec if not used else f"{sec} but {', '.join(used)}" if len(used) < len(d) - len(used)
+                            else ', '.join(f"{sec}.{k}" for k in d if k not in used))
+        if not used: continue
+        words = ' '.join(f"{k}={fmt(v)}".replace(' ', nb) for k, v in used.items())
         lines += textwrap.wrap(words, width, initial_indent=f"  {sec + ':':<7}", subsequent_indent=' ' * 9,
                                break_long_words=False, break_on_hyphens=False)
+    if left_out: lines += textwrap.wrap(f"(unused by this run, left out: {'; '.join(left_out)})", width,
+                                        initial_indent='  ', subsequent_indent='  ')
     return '\n'.join(lines).replace(nb, ' ')
 
 # %% ../nbs/09_train.ipynb #80124aa4
