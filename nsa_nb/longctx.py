@@ -255,8 +255,9 @@ def summary_lines() -> list[str]:
     ss = load_result('longctx/lm_8k_same_schedule')
     sn, _, sd = same_time_pick(ss['rows'])   # NSA and dense on NSA's schedule: the per-token comparison
     nt, rt = sn['val_loss_at_equal_tokens'], sd['val_loss_at_equal_tokens']
-    l8 = (_same_time_line(load_result('longctx/lm_8k')) + f" Per token, on the same schedule (one seed), NSA's loss "
-          f"was {'lower' if nt < rt else 'higher'} ({nt:.3f} against {rt:.3f} at {ss['equal_tokens_M']:.0f}M tokens).")
+    l8 = (_same_time_line(load_result('longctx/lm_8k')) + f" Per token, in a separate pair of runs on NSA's "
+          f"{sn['schedule_steps']}-step schedule (one seed), NSA's loss was {'lower' if nt < rt else 'higher'} "
+          f"({nt:.3f} against {rt:.3f} at {ss['equal_tokens_M']:.0f}M tokens).")
     rp = load_result('longctx/passkey_repeats'); df = pd.DataFrame(rp['rows'])
     far = df[df.distance.between(64, 1792)].groupby('model').accuracy.agg(['mean', 'min'])
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]
