@@ -4,7 +4,7 @@
 
 # %% ../nbs/00_config.ipynb #e45e1cd1
 from __future__ import annotations
-import importlib, importlib.resources, math, os, re
+import difflib, importlib, importlib.resources, math, os, re
 from fastcore.basics import patch
 from dataclasses import dataclass, field, fields, asdict
 from pathlib import Path
@@ -299,7 +299,9 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str, text:str|None=None
     names = [f.name for f in fields(sec)]
     if key not in names:
         hint = ' (set task.name first: a task brings its fields)' if section == 'task' else ''
-        raise ConfigError([f"{src}: unknown field {section}.{key}; {section} fields are {names}{hint}"])
+        near = difflib.get_close_matches(key, names, n=1)
+        mean = f"did you mean {section}.{near[0]}? " if near else ''
+        raise ConfigError([f"{src}: unknown field {section}.{key}; {mean}{section} fields are {names}{hint}"])
     cur = getattr(sec, key)
     if isinstance(cur, bool) and not isinstance(value, bool):
         raise ConfigError([f"{src}: {section}.{key}={value!r} must be true or false"])

@@ -42,7 +42,7 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
               train:bool=True):   # False: validation losses alone, joined by lines
     "Loss against tokens (left) and against wall time (right) for each run."
     import matplotlib.pyplot as plt
-    if axes is None: _, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+    if axes is None: _, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True, layout='constrained')   # saved whole
     for i, (label, r) in enumerate(runs.items()):
         r = read_run(r)
         tr, c = r['train'].dropna(subset=['tokens']), f'C{i}'

@@ -28,8 +28,8 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'compile_counts',
-           'train', 'synthetic_train_step', 'train_throughput']
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'duration',
+           'compile_counts', 'train', 'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -249,6 +249,10 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
                         f"set train.out_dir to a new folder, or train.overwrite=true to start over there")
     if long and tc.eval_every == 0:
         warns.append(f"train.eval_every=0 on a {tc.steps}-step run: no validation loss; consider train.eval_every=500")
+    if tc.warmup_steps >= tc.steps:
+        warns.append(f"train.warmup_steps={tc.warmup_steps} >= train.steps={tc.steps}: the learning rate only warms up "
+                     f"(to {lr_at(tc.steps - 1, tc):.2g}, never decaying to train.min_lr); set train.warmup_steps "
+                     f"below the steps, e.g. train.warmup_steps={max(1, tc.steps // 10)}")
     if check_data:
         p, w = _data_problems(cfg, world_size); problems += p; warns += w
     return problems, warns
@@ -602,8 +606,15 @@ def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     self.runlog.heartbeat(hb)
     self.runlog.scalars(self.step, {k: v for k, v in row.items() if k not in ('step',)})
     mfu_s = f"MFU {mfu * 100:.1f}%" if mfu is not None else "MFU n/a (cpu)"
+    left = (tc.steps - self.step) * step_s                       # at this window's pace, evaluations not counted
+    if tc.max_minutes: left = min(left, max(0., tc.max_minutes * 60 - (time.time() - self.t_start)))
     self.log(f"step {self.step}/{tc.steps} | loss {loss:.4f} | lr {row['lr']:.2e} | {tok_s:,.0f} tok/s | "
-             f"{step_s * 1e3:.0f} ms/step | {mfu_s} | {memory_brief(mem)}")
+             f"{step_s * 1e3:.0f} ms/step | left ~{duration(left)} | {mfu_s} | {memory_brief(mem)}")
+
+def duration(s:float) -> str:
+    "Seconds as `45s`, `12m05s` or `3h07m`."
+    s = int(round(s))
+    return f"{s}s" if s < 60 else f"{s // 60}m{s % 60:02d}s" if s < 3600 else f"{s // 3600}h{s // 60 % 60:02d}m"
 
 # %% ../nbs/09_train.ipynb #b8a37581
 _PROMPTS = dict(stdlib='def ', local='The ', fineweb_edu='The ')   # else '': the start of a validation sample
