@@ -5,7 +5,7 @@
 # %% ../nbs/09_train.ipynb #e7ead6cf
 from __future__ import annotations
 import contextlib, json, math, os, platform, shlex, shutil, signal, sys, threading, time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
 import torch
@@ -651,6 +651,17 @@ def write_metrics(self:Trainer, **extra):
              **memory_stats(self.device), **extra)
     atomic_write(self.out / 'metrics.json', lambda f: f.write(json.dumps(m, indent=1, default=str).encode()))
 
+# %% ../nbs/09_train.ipynb #1b210e8d
+@patch
+def train_on_steps(self:Trainer) -> int|None:
+    """The `train.steps` that a finished run suggests training on to: twice its own, else the most below
+    `LONG_RUN_STEPS`, whichever the preflight passes first; None if neither."""
+    for n in (2 * self.tc.steps, LONG_RUN_STEPS - 1):
+        cfg = replace(self.cfg, train=replace(self.tc, steps=n))
+        if n > self.tc.steps and not preflight(cfg, self.device, self.env.world_size, resume=True, check_data=False,
+                                               check_lock=False)[0]: return n
+    return None
+
 # %% ../nbs/09_train.ipynb #cc6a7fd3
 @patch
 def run(self:Trainer, stop_after:int|None=None) -> dict:
@@ -754,8 +765,10 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
         if not self.env.ddp:   # what a user does next, as commands
             q, prompt = shlex.quote, self.sample_prompt() or 'The '
-            more = ('', '(continue the run)') if self.status == 'stopped' else \
-                   (f' train.steps={2 * tc.steps}', '(train on; the schedule then spans the new train.steps)')
+            n = None if self.status == 'stopped' else self.train_on_steps()
+            more = (('', '(continue the run)') if self.status == 'stopped' else
+                    (f' train.steps={n}', '(train on; the schedule then spans the new train.steps)') if n else
+                    (f' train.steps={2 * tc.steps} --preflight', '(a longer run: what this config needs for it)'))
             self.log(f"next: nsa_nb_generate --ckpt {q(str(self.out))} --prompt {q(prompt)}   (continue a prompt)\n"
                      f"      nsa_nb_train --config {q(str(self.out / 'config.yaml'))} --resume{more[0]}   {more[1]}")
         return {**self.result(), 'sample': self.final_sample}
