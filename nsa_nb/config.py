@@ -280,7 +280,7 @@ def unused(self:RunConfig) -> list[str]:
     `data.hf_*` unless the data is the Hub dataset."""
     names = [f"nsa.{k}" for k in self.nsa.to_dict()
              if self.model.attn == 'dense' or (self.model.attn == 'window' and k != 'w')]
-    if self.data.dataset != 'fineweb_edu': names += [f"data.{k}" for k in ('hf_path', 'hf_name', 'hf_split')]
+    if self.data.dataset != 'fineweb_edu': names += [f"data.{k}" for k in self.data.to_dict() if k.startswith('hf_')]
     return names
 
 # %% ../nbs/00_config.ipynb #bd8cfe9b

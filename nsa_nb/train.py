@@ -340,10 +340,9 @@ def config_lines(cfg:RunConfig, width:int=118) -> str:
     unused, lines, left_out = set(cfg.unused()), [], []
     for sec, d in cfg.to_dict().items():
         used = {k: v for k, v in d.items() if f"{sec}.{k}" not in unused}
-        if len(used) < len(d):   # the section, the section but the few it uses, or the few it does not
-            left_out.append(sec if not used else f"{sec} but {', '.join(used)}" if len(used) < len(d) - len(used)
-                            else ', '.join(f"{sec}.{k}" for k in d if k not in used))
-        if not used: continue
+        if not used: left_out.append(sec); continue                        # the section, the few it uses, or
+        if len(used) < len(d) - len(used): left_out.append(f"{sec} but {', '.join(used)}")   # the few it does not
+        elif len(used) < len(d): left_out.append(', '.join(f"{sec}.{k}" for k in d if k not in used))
         words = ' '.join(f"{k}={fmt(v)}".replace(' ', nb) for k, v in used.items())
         lines += textwrap.wrap(words, width, initial_indent=f"  {sec + ':':<7}", subsequent_indent=' ' * 9,
                                break_long_words=False, break_on_hyphens=False)
@@ -657,9 +656,10 @@ def train_on_steps(self:Trainer) -> int|None:
     """The `train.steps` that a finished run suggests training on to: twice its own, else the most below
     `LONG_RUN_STEPS`, whichever the preflight passes first; None if neither."""
     for n in (2 * self.tc.steps, LONG_RUN_STEPS - 1):
+        if n <= self.tc.steps: continue
         cfg = replace(self.cfg, train=replace(self.tc, steps=n))
-        if n > self.tc.steps and not preflight(cfg, self.device, self.env.world_size, resume=True, check_data=False,
-                                               check_lock=False)[0]: return n
+        if not preflight(cfg, self.device, self.env.world_size, resume=True, check_data=False, check_lock=False)[0]:
+            return n
     return None
 
 # %% ../nbs/09_train.ipynb #cc6a7fd3
@@ -765,10 +765,10 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
             self.log(f"sample ({tc.sample_tokens} tokens, temperature 0.8, top-k 50):\n{self.final_sample}")
         if not self.env.ddp:   # what a user does next, as commands
             q, prompt = shlex.quote, self.sample_prompt() or 'The '
-            n = None if self.status == 'stopped' else self.train_on_steps()
-            more = (('', '(continue the run)') if self.status == 'stopped' else
-                    (f' train.steps={n}', '(train on; the schedule then spans the new train.steps)') if n else
-                    (f' train.steps={2 * tc.steps} --preflight', '(a longer run: what this config needs for it)'))
+            if self.status == 'stopped': more = ('', '(continue the run)')
+            elif n := self.train_on_steps():
+                more = (f' train.steps={n}', '(train on; the schedule then spans the new train.steps)')
+            else: more = (f' train.steps={2 * tc.steps} --preflight', '(a longer run: what this config needs for it)')
             self.log(f"next: nsa_nb_generate --ckpt {q(str(self.out))} --prompt {q(prompt)}   (continue a prompt)\n"
                      f"      nsa_nb_train --config {q(str(self.out / 'config.yaml'))} --resume{more[0]}   {more[1]}")
         return {**self.result(), 'sample': self.final_sample}

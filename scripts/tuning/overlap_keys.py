@@ -6,6 +6,8 @@ import sys, torch
 from nsa_nb.config import NSAConfig
 from nsa_nb.compression import Compressor
 from nsa_nb.selection import select_blocks
+from nsa_nb.attention import selected_key_counts
+from nsa_nb.model import window_keys_per_query
 
 cfg, dev = NSAConfig(), 'cuda' if torch.cuda.is_available() else 'cpu'
 for T in [int(a) for a in sys.argv[1:]] or [2048, 8192]:
@@ -16,9 +18,9 @@ for T in [int(a) for a in sys.argv[1:]] or [2048, 8192]:
     lo, hi = idx * cfg.l_sel, torch.minimum(idx * cfg.l_sel + cfg.l_sel - 1, t)          # a slot's keys lo..hi
     used = (idx >= 0) & (hi >= lo)
     w_lo = (t - cfg.w + 1).clamp(min=0)                                                    # the window's first key
-    sel = torch.where(used, hi - lo + 1, 0).sum(-1).float()                               # [1, T, H]
+    sel = selected_key_counts(idx, cfg.l_sel).float()                                     # [1, T, H]
     both = torch.where(used, (hi - torch.maximum(lo, w_lo) + 1).clamp(min=0), 0).sum(-1).float()
-    win = torch.minimum(torch.arange(T, device=dev) + 1, torch.tensor(cfg.w, device=dev)).float()[None, :, None]
+    win = torch.tensor(window_keys_per_query(T, cfg.w))                                   # the mean over t < T
     # whole blocks: the window's blocks that no slot of the query holds
     w_blocks = (t[..., 0] // cfg.l_sel - w_lo[..., 0] // cfg.l_sel + 1).float()          # [1, T, 1]
     inside = (used & (idx >= w_lo // cfg.l_sel)).sum(-1).float()                          # selected blocks in the window
