@@ -355,23 +355,21 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, LSE_W, DELTA_W, SHARES, QLIS
         if BK2 > 0:
             b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                             # [BR, BK2]
             b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
-        if WIN:   # and the window's softmax over the same scores: its own lse and delta (gates folded in), one dO
-            sh = tl.load(SHARES + ((i_b * T + t) * H + i_h) * n_sel + s, mask=m_r, other=0)   # [BR] 1 sel, 2 win, 3 both
-            b_p = tl.where(m & ((sh & 1) > 0)[:, None], tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
-            # dS = P dP - (P_sel delta_sel + P_win delta_win), P = P_sel + P_win: two [BR, BS] tiles live, not four
-            b_pd = b_p * b_delta[:, None]
-            if tl.min(tl.where(m_r, t, T + w)) - w < j * BS + BS - 1:   # a row's window reaches j (rows: t ascending)
-                b_lw = tl.load(LSE_W + row, mask=m_r, other=0.) * 1.4426950408889634      # [BR] log2 units
-                b_pw = tl.where(m & ((sh & 2) > 0)[:, None] & (o_s[None, :] > t[:, None] - w),
-                                tl.exp2(b_s * qk_scale - b_lw[:, None]), 0.)
-                b_pd += b_pw * tl.load(DELTA_W + row, mask=m_r, other=0.)[:, None]
-                b_p += b_pw
-            b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
-            b_ds = (b_p * tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_pd).to(b_q.dtype)
-        else:
-            b_p = tl.where(m, tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
-            b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
-            b_ds = (b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])).to(b_q.dtype)
+        if WIN:   # SHARES [B, T, H, n] (window_slots): 1 selected, 2 window, 3 both
+            sh = tl.load(SHARES + ((i_b * T + t) * H + i_h) * n_sel + s, mask=m_r, other=0)   # [BR]
+            m_p = m & ((sh & 1) > 0)[:, None]
+        else: m_p = m
+        b_p = tl.where(m_p, tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
+        b_dp = tl.dot(b_do, tl.trans(b_v), input_precision=PREC)                  # [BR, BS]
+        b_ds = b_p * (b_dp - b_delta[:, None])
+        if WIN:   # the window's softmax over the same scores: its own lse and delta (gates folded in), one dO
+            b_lw = tl.load(LSE_W + row, mask=m_r, other=0.) * 1.4426950408889634      # [BR] log2 units
+            m_w = m & ((sh & 2) > 0)[:, None] & (o_s[None, :] > t[:, None] - w)
+            b_pw = tl.where(m_w, tl.exp2(b_s * qk_scale - b_lw[:, None]), 0.)
+            b_ds += b_pw * (b_dp - tl.load(DELTA_W + row, mask=m_r, other=0.)[:, None])
+            b_p += b_pw
+        b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
+        b_ds = b_ds.to(b_q.dtype)
         b_dk += tl.dot(tl.trans(b_ds), b_q, input_precision=PREC)
         if BK2 > 0: b_dk2 += tl.dot(tl.trans(b_ds), b_q2, input_precision=PREC)
         if DQK:   # dq from the key side: block j's share of each row's dq, stored in the row's slot for j
@@ -503,40 +501,21 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
                 red_start=i32(red_start), red_end=i32(red_end), n_partial=P // seg + min(NB, P // (seg + 1)))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #f4f3689e
-@triton.jit
-def _window_slots_kernel(IDX, SLOTS, SHARES, n_rows, T, H, w, l_sel, N: tl.constexpr, NP: tl.constexpr,
-                         NW: tl.constexpr, NWP: tl.constexpr, BR: tl.constexpr):
-    o_r = (tl.program_id(0) * BR + tl.arange(0, BR)).to(tl.int64)                 # rows: flat (b, t, h)
-    m_r, t = o_r < n_rows, (o_r // H) % T
-    o_n, o_w = tl.arange(0, NP), tl.arange(0, NWP)
-    b_i = tl.load(IDX + o_r[:, None] * N + o_n[None, :], mask=m_r[:, None] & (o_n < N)[None, :], other=-1)  # [BR, NP]
-    # [BR, NP, NP]: slot s holds what an earlier slot holds
-    dup = (b_i[:, :, None] == b_i[:, None, :]) & (o_n[None, None, :] < o_n[None, :, None])
-    first = tl.max(dup.to(tl.int32), 2) == 0                                       # [BR, NP]
-    j = (t // l_sel)[:, None] - o_w[None, :]                                       # [BR, NWP]: t's block, then earlier
-    seen = (j >= 0) & ((j + 1) * l_sel > t[:, None] - w + 1) & (o_w < NW)[None, :]  # its last key is in the window
-    held = tl.max((b_i[:, None, :] == j[:, :, None]).to(tl.int32), 2) > 0          # [BR, NWP]
-    S: tl.constexpr = N + NW
-    m_n, m_w = m_r[:, None] & (o_n < N)[None, :], m_r[:, None] & (o_w < NW)[None, :]
-    tl.store(SLOTS + o_r[:, None] * S + o_n[None, :], b_i, mask=m_n)
-    tl.store(SHARES + o_r[:, None] * S + o_n[None, :], tl.where(first, 3, 1).to(tl.int8), mask=m_n)
-    tl.store(SLOTS + o_r[:, None] * S + N + o_w[None, :], tl.where(seen & ~held, j, -1).to(tl.int32), mask=m_w)
-    tl.store(SHARES + o_r[:, None] * S + N + o_w[None, :], tl.full([BR, NWP], 2, tl.int8), mask=m_w)
-
 def window_slots(idx:torch.Tensor, w:int, l_sel:int) -> tuple[torch.Tensor, torch.Tensor]:
-    """`idx [B, T, H, n]` (int32) with the blocks of each row's window `(t - w, t]` that none of its slots holds
-    appended: `slots [B, T, H, n + n_w]`, `n_w = (w - 1) // l_sel + 2` (the most blocks a window touches), -1 = none; and
-    each slot's `shares` (int8, same shape): 1 the selected branch's, 2 the window's (its keys in the window), 3 both. A
-    block held twice is the window's in its first slot only."""
+    """`idx [B, T, H, n]` with the blocks of each row's window `(t - w, t]` that none of its slots holds appended:
+    `slots [B, T, H, n + n_w]`, `n_w = (w - 1) // l_sel + 2` (the most blocks a window touches), -1 = none; and each
+    slot's `shares` (int8, same shape): 1 the selected branch's, 2 the window's (its keys in the window), 3 both. A block
+    held twice is the window's in its first slot only."""
     B, T, H, n = idx.shape
-    n_w, idx = (w - 1) // l_sel + 2, idx.to(torch.int32).contiguous()
-    slots = idx.new_empty(B, T, H, n + n_w)
-    shares = torch.empty(B, T, H, n + n_w, device=idx.device, dtype=torch.int8)
-    BR = 16 if INTERPRET else 64
-    _window_slots_kernel[(triton.cdiv(B * T * H, BR),)](idx, slots, shares, B * T * H, T, H, w, l_sel, N=n,
-                                                        NP=triton.next_power_of_2(n), NW=n_w,
-                                                        NWP=triton.next_power_of_2(n_w), BR=BR)
-    return slots, shares
+    t = torch.arange(T, device=idx.device)[:, None]                                    # [T, 1]
+    j = t // l_sel - torch.arange((w - 1) // l_sel + 2, device=idx.device)           # [T, n_w]: t's block, then earlier
+    seen = (j >= 0) & ((j + 1) * l_sel > t - w + 1)                                    # its last key is in the window
+    held = (idx[:, :, :, None, :] == j[None, :, None, :, None]).any(-1)               # [B, T, H, n_w]
+    extra = torch.where(seen[None, :, None, :] & ~held, j[None, :, None, :], -1).to(idx.dtype)
+    before = torch.ones(n, n, dtype=torch.bool, device=idx.device).tril(-1)            # [slot, earlier slot]
+    first = ~((idx[..., :, None] == idx[..., None, :]) & before).any(-1)               # [B, T, H, n]
+    shares = torch.cat([1 + 2 * first.to(torch.int8), torch.full_like(extra, 2, dtype=torch.int8)], -1)
+    return torch.cat([idx, extra], -1), shares
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
@@ -545,13 +524,13 @@ def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     `dq_keys_bytes`."""
     return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
 
-def _dkdv_launch(BK:int, BV:int, tune:SelTuning, window:bool=False) -> dict:
+def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     """The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`; head
-    dims above 128: `sweep_head_dims.py`); with the `window`'s share, 64 rows (two more `[BR, BS]` fp32 tiles live)."""
+    dims above 128: `sweep_head_dims.py`)."""
     if INTERPRET: return dict(BR=16, num_warps=1)
     if tune.dkdv: return dict(zip(('BR', 'num_warps', 'num_stages'), tune.dkdv))
     if max(BK, BV) > 128: return dict(BR=128, num_warps=8, num_stages=1)   # [BS, 256] fp32 accumulators: 8 warps
-    return dict(BR=128 if max(BK, BV) <= 64 and not window else 64, num_warps=4)
+    return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=4)
 
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             tiles=None,            # `sel_tiles(idx, G)` from the forward
@@ -586,7 +565,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
     pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BK2', 'BV', 'BS', 'PREC',
-                                         'num_stages')} | _dkdv_launch(_padded(K), meta['BV'], tune, window is not None)
+                                         'num_stages')} | _dkdv_launch(_padded(K), meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
     w, lse_w, delta_w = window or (0, lse, delta)                                     # (no window: unused pointers)
