@@ -399,29 +399,19 @@ def _dkdv_split(T:int, n_tiles:int, BT:int, device, tune:BandedTuning|None=None)
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
                delta=None,   # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
                dq=None,      # [B, T, HQ, K] contiguous: another branch's dq, to which this one's is added; None: new
-               tune:BandedTuning|None=None,   # launch choices; None: the defaults
-               dkdv:bool=True):              # False: dq only (dk, dv are None; notebook 06b takes them)
+               tune:BandedTuning|None=None):   # launch choices; None: the defaults
     "Backward launches: gradients `dq, dk, dv` of `banded_fwd`'s output."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     S = k.shape[1]
     q, k, v, do = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous()
     delta = row_dot(o, do) if delta is None else delta                             # [B, T, HQ] fp32
     acc = dq is not None
-    dq, dk, dv = dq if acc else torch.empty_like(q), None, None
+    dq, dk, dv = dq if acc else torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     BM, BN, BK, BV, nw, ns = _bwd_tiles(G, K, V, tune)
     pos_args, window = _params(k_pos, w)
     args = (T, S, scale, *pos_args)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window,
                 PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
-    if dkdv: dk, dv = _banded_dkdv(q, k, v, do, lse, delta, args, meta, T, w, tune)
-    _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta, ACC=acc)
-    return dq, dk, dv
-
-def _banded_dkdv(q, k, v, do, lse, delta, args, meta, T, w, tune):
-    "`banded_bwd`'s dk, dv: one program per key tile (and, for the compressed branch, per split of its queries)."
-    dk, dv = torch.empty_like(k), torch.empty_like(v)
-    B, S, H = k.shape[:3]
-    BM, BN, G = meta['BM'], meta['BN'], meta['G']
     # A compressed key is seen by every later query: a key tile's query loop can be ~T long, and there are only
     # T/(d*BN) key tiles (2 per head at T=2048). Split that loop over programs of `split` queries writing fp32 partials,
     # summed in a fixed order (deterministic). The window's loop is at most w + BN long and needs no split.
@@ -433,7 +423,8 @@ def _banded_dkdv(q, k, v, do, lse, delta, args, meta, T, w, tune):
     _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), n_sp, B * H)](q, k, v, do, lse, delta, pk, pv, *args, split, **meta,
                                                                PARTIAL=part)
     if part: dk.copy_(pk.sum(0)); dv.copy_(pv.sum(0))
-    return dk, dv
+    _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta, ACC=acc)
+    return dq, dk, dv
 
 # %% ../../nbs/06a_kernel_banded.ipynb #c23442d3
 @torch.library.custom_op('nsa_nb::banded_fwd', mutates_args=())

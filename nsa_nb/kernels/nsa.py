@@ -332,15 +332,13 @@ def nsa_blocks(cfg:NSAConfig) -> list[int]:
 def _nsa_cfg(blocks) -> NSAConfig: return NSAConfig(**dict(zip(_BLOCK_FIELDS, blocks)))
 
 @torch.library.custom_op('nsa_nb::nsa_fwd', mutates_args=())
-def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor,
-            k_win:Tensor|None, v_win:Tensor|None,   # None: the window reads k_sel, v_sel
+def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             blocks:list[int], scale:float,
             branch_grads:bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """NSA's forward: `o, o_c, o_s, o_w` `[B, T, HQ, V]`, `lse_c, lse_s, lse_w` `[B, T, HQ]` fp32, `idx [B, T, H, n_sel]`
     int32; `branch_grads` only tells the backward whether the branch outputs' gradients count."""
     cfg = _nsa_cfg(blocks)
     g, q = g.contiguous(), q.contiguous()
-    if k_win is None: k_win, v_win = k_sel, v_sel
     o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1), None, scale)   # compressed key i sits at i*d + l - 1
     idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
     o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
@@ -356,16 +354,11 @@ def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grad
 # %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f3
 @torch.library.custom_op('nsa_nb::nsa_bwd', mutates_args=())
 def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # the branch outputs' own gradients
-            g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor,
-            k_win:Tensor|None, v_win:Tensor|None,   # None: the window read k_sel, v_sel
+            g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             o_c:Tensor, o_s:Tensor, o_w:Tensor, lse_c:Tensor, lse_s:Tensor, lse_w:Tensor, idx:Tensor,
             blocks:list[int], scale:float) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
-    """`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous; with no `k_win`
-    the window's key gradients are in `dk_sel, dv_sel`, and `dk_win, dv_win` are empty."""
+    "`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous."
     cfg, do, g, q = _nsa_cfg(blocks), do.contiguous(), g.contiguous(), q.contiguous()
-    shared = k_win is None
-    none = lambda: (q.new_empty(0), q.new_empty(0))   # no k_win: no gradient (two tensors: outputs may not alias)
-    if shared: k_win, v_win = k_sel, v_sel
     # gates folded into lse, delta: every branch takes do
     dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
     do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
@@ -374,32 +367,25 @@ def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # 
             do_i[i] = (g[..., i, None] * do).to(do.dtype) + x   # its gradient g_i do + its own, delta again
             lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
     dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1), None, scale, delta=delta[0])
-    if shared and do_s is None and do_w is None:   # one dO, one set of keys: the window in the selected dk/dv (06b)
-        _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do, cfg.l_sel, scale, delta=delta[1], dq=dq,
-                                window=(cfg.w, lse[2], delta[2]))
-        return dg, dq, dk_c, dv_c, dk_s, dv_s, *none()
     _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, delta=delta[1], dq=dq)
     # dq: all three
     _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)
-    if shared: return dg, dq, dk_c, dv_c, dk_s + dk_w, dv_s + dv_w, *none()
     return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w
 
 @nsa_bwd.register_fake
 def _(do, do_c, do_s, do_w, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, *_):
-    win = (q.new_empty(0), q.new_empty(0)) if k_win is None else (k_win.new_empty(k_win.shape), v_win.new_empty(v_win.shape))
-    return *(t.new_empty(t.shape) for t in (g, q, k_cmp, v_cmp, k_sel, v_sel)), *win
+    return tuple(t.new_empty(t.shape) for t in (g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win))
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f5
 def _nsa_setup(ctx, inputs, output):
     *tensors, blocks, scale, branch_grads = inputs                                  # g, q, k_cmp, ... v_win
     _, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx = output
     ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx)
-    ctx.blocks, ctx.scale, ctx.branch_grads, ctx.shared = blocks, scale, branch_grads, tensors[6] is None
+    ctx.blocks, ctx.scale, ctx.branch_grads = blocks, scale, branch_grads
 
 def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                                   # lse and idx: no gradient
     own = (do_c, do_s, do_w) if ctx.branch_grads else (None,) * 3
-    grads = torch.ops.nsa_nb.nsa_bwd(do, *own, *ctx.saved_tensors, ctx.blocks, ctx.scale)
-    return *(grads[:6] if ctx.shared else grads), *(None,) * (5 if ctx.shared else 3)   # no k_win: no gradient
+    return *torch.ops.nsa_nb.nsa_bwd(do, *own, *ctx.saved_tensors, ctx.blocks, ctx.scale), None, None, None
 
 torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
@@ -410,14 +396,11 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          cfg:NSAConfig, scale:float|None=None,
                          branch_grads:bool=False): # the branch outputs carry gradients (a slower backward); else detached
     """`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the
-    three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`. Where the window's keys
-    and values are the selected branch's (the same tensors), its backward runs inside the selected one's."""
+    three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`."""
     if g.shape != (*q.shape[:-1], 3):
         raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
     k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
-    shared = ks[2] is ks[1] and vs[2] is vs[1]
-    o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], *((None, None) if shared else
-                                                         ks[2:] + vs[2:]), nsa_blocks(cfg),
+    o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
                                                          scale or 1 / math.sqrt(q.shape[-1]), branch_grads)
     branches = (o_c, o_s, o_w) if branch_grads else (o_c.detach(), o_s.detach(), o_w.detach())
     return o, branches, idx

@@ -11,11 +11,11 @@ import triton
 import triton.language as tl
 from ..reference import check_qkv
 from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_cols,
-                                   load_cols, head_tiles, banded_bwd)
+                                   load_cols, head_tiles)
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'window_slots',
-           'dq_from_keys', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys',
+           'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -322,11 +322,11 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
-def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, LSE_W, DELTA_W, SHARES, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END,
-                         SEG_OUT, DK, DV, PK, PV, DQP, T, n_slc, n_sel, w, scale,
+def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
+                         DK, DV, PK, PV, DQP, T, n_slc, n_sel, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                          BR: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                         PREC: tl.constexpr, DQK: tl.constexpr, WIN: tl.constexpr):
+                         PREC: tl.constexpr, DQK: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
     valid, blk = blk >= 0, tl.maximum(blk, 0)                                       # (the grid is an upper bound)
@@ -342,7 +342,7 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, LSE_W, DELTA_W, SHARES, QLIS
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
     end = tl.load(SEG_END + i_seg).to(tl.int64) * G   # pair f: query list entry f // G, head f % G
-    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that read j
+    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that selected j
         f = f0 + o_r
         m_r = f < end
         t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query
@@ -350,29 +350,17 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, LSE_W, DELTA_W, SHARES, QLIS
         # [M, BK], [M, BV], [M] log2 units, [M]
         b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
         m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
-        if DQK or WIN: s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)  # [BR] each row's slot for j
         b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                    # [BR, BS]
         if BK2 > 0:
             b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                             # [BR, BK2]
             b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
-        if WIN:   # SHARES [B, T, H, n] (window_slots): 1 selected, 2 window, 3 both
-            sh = tl.load(SHARES + ((i_b * T + t) * H + i_h) * n_sel + s, mask=m_r, other=0)   # [BR]
-            m_p = m & ((sh & 1) > 0)[:, None]
-        else: m_p = m
-        b_p = tl.where(m_p, tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
-        b_dp = tl.dot(b_do, tl.trans(b_v), input_precision=PREC)                  # [BR, BS]
-        b_ds = b_p * (b_dp - b_delta[:, None])
-        if WIN:   # the window's softmax over the same scores: its own lse and delta (gates folded in), one dO
-            b_lw = tl.load(LSE_W + row, mask=m_r, other=0.) * 1.4426950408889634      # [BR] log2 units
-            m_w = m & ((sh & 2) > 0)[:, None] & (o_s[None, :] > t[:, None] - w)
-            b_pw = tl.where(m_w, tl.exp2(b_s * qk_scale - b_lw[:, None]), 0.)
-            b_ds += b_pw * (b_dp - tl.load(DELTA_W + row, mask=m_r, other=0.)[:, None])
-            b_p += b_pw
+        b_p = tl.where(m, tl.exp2(b_s * qk_scale - b_lse[:, None]), 0.)
         b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
-        b_ds = b_ds.to(b_q.dtype)
+        b_ds = (b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])).to(b_q.dtype)
         b_dk += tl.dot(tl.trans(b_ds), b_q, input_precision=PREC)
         if BK2 > 0: b_dk2 += tl.dot(tl.trans(b_ds), b_q2, input_precision=PREC)
         if DQK:   # dq from the key side: block j's share of each row's dq, stored in the row's slot for j
+            s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)
             p = (((i_b * H + i_h) * T + t) * n_sel + s) * G + f % G                     # [BR] into DQP [B,H,T,n,G,K]
             store_cols(DQP, p, tl.dot(b_ds, b_k, input_precision=PREC) * scale, m_r, K, 0, BK)
             if BK2 > 0: store_cols(DQP, p, tl.dot(b_ds, b_k2, input_precision=PREC) * scale, m_r, K, BK, BK2)
@@ -500,23 +488,6 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     return dict(seg_blk=seg_blk, seg_start=seg_start, seg_end=seg_end, seg_out=seg_out, qlist=qlist, qslot=qslot,
                 red_start=i32(red_start), red_end=i32(red_end), n_partial=P // seg + min(NB, P // (seg + 1)))
 
-# %% ../../nbs/06b_kernel_selection.ipynb #f4f3689e
-def window_slots(idx:torch.Tensor, w:int, l_sel:int) -> tuple[torch.Tensor, torch.Tensor]:
-    """`idx [B, T, H, n]` with the blocks of each row's window `(t - w, t]` that none of its slots holds appended:
-    `slots [B, T, H, n + n_w]`, `n_w = (w - 1) // l_sel + 2` (the most blocks a window touches), -1 = none; and each
-    slot's `shares` (int8, same shape): 1 the selected branch's, 2 the window's (its keys in the window), 3 both. A block
-    held twice is the window's in its first slot only."""
-    B, T, H, n = idx.shape
-    t = torch.arange(T, device=idx.device)[:, None]                                    # [T, 1]
-    j = t // l_sel - torch.arange((w - 1) // l_sel + 2, device=idx.device)           # [T, n_w]: t's block, then earlier
-    seen = (j >= 0) & ((j + 1) * l_sel > t - w + 1)                                    # its last key is in the window
-    held = (idx[:, :, :, None, :] == j[None, :, None, :, None]).any(-1)               # [B, T, H, n_w]
-    extra = torch.where(seen[None, :, None, :] & ~held, j[None, :, None, :], -1).to(idx.dtype)
-    before = torch.ones(n, n, dtype=torch.bool, device=idx.device).tril(-1)            # [slot, earlier slot]
-    first = ~((idx[..., :, None] == idx[..., None, :]) & before).any(-1)               # [B, T, H, n]
-    shares = torch.cat([1 + 2 * first.to(torch.int8), torch.full_like(extra, 2, dtype=torch.int8)], -1)
-    return torch.cat([idx, extra], -1), shares
-
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     """Whether `sel_bwd` takes dq from the dk/dv kernel: for groups that its own launches take in tiles (up to
@@ -536,31 +507,25 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             tiles=None,            # `sel_tiles(idx, G)` from the forward
             delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
             dq=None,               # [B, T, HQ, K]: another branch's dq, to which this one's is added; None: new
-            window:tuple|None=None, # (w, lse_w, delta_w): the sliding window over the same k, v, its gradients added
             tune:SelTuning|None=None): # launch choices; None: the defaults
-    """Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic. With `window`, those of `sel_fwd` plus a window of
-    `w` keys on the same `k, v` and `do` (lse and delta its own, [B, T, HQ] fp32), its key blocks taken as extra slots."""
+    "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     tune = tune or SelTuning()
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1], tune) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
-    acc, n_pick = dq is not None, idx.shape[-1]
+    acc, n = dq is not None, idx.shape[-1]
     dq = dq if acc else torch.empty_like(q)
-    pairs, shares = (idx, idx) if window is None else window_slots(idx, window[0], l_sel)   # [B, T, H, n]: dk/dv's
-    n = pairs.shape[-1]
     dq_keys = dq_from_keys(q, G, n, tune)
-    if not dq_keys:   # each row's dq comes from exactly one launch per branch
+    if not dq_keys:   # each row's dq comes from exactly one launch
         blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
         for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
-            dq_meta = _tile_meta(G, K, V, l_sel, n_pick, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
+            dq_meta = _tile_meta(G, K, V, l_sel, n, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
             _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](
-                q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, n_pick, tune), scale,
+                q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, n, tune), scale,
                 **dq_meta)
-        if window is not None:   # the window's dq by its own kernel (notebook 06a)
-            banded_bwd(q, k, v, None, window[1], do, (1, 0), window[0], scale, delta=window[2], dq=dq, dkdv=False)
     n_slc = triton.cdiv(T, l_sel)
-    inv = invert_selection(pairs, n_slc, tune.seg)                                      # grids sized from the shapes
+    inv = invert_selection(idx, n_slc, tune.seg)                                        # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
     pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
@@ -568,15 +533,13 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
                                          'num_stages')} | _dkdv_launch(_padded(K), meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
-    w, lse_w, delta_w = window or (0, lse, delta)                                     # (no window: unused pointers)
-    _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, lse_w, delta_w, shares, inv['qlist'], inv['qslot'],
-                                          *segs, dk, dv, pk, pv, dqp, T, n_slc, n, w, scale, **dkdv_meta, DQK=dq_keys,
-                                          WIN=window is not None)
+    _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
+                                          dqp, T, n_slc, n, scale, **dkdv_meta, DQK=dq_keys)
     _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
                                              BK=_padded(K), BV=meta['BV'], BS=l_sel)
     if dq_keys:
         BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
-        _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](pairs, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
+        _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](idx, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
                                                                  BM=BM, BK=_padded(K), ACC=acc,
                                                                  num_warps=1 if INTERPRET else 4)
     return dq, dk, dv
