@@ -2,9 +2,10 @@
 branch and of the window, launched directly as `banded_fwd` / `banded_bwd` launch them but with the tile (BM rows, BN keys),
 num_warps and num_stages of the sweep; bf16, random q, k, v, one GPU: the paper's heads and the 125M model's at B=1,
 T=64k, and the 125M model's at its training batch (B=16, T=2048). Every setting's outputs are compared with the default's
-(`BandedTuning`'s). About 5 minutes per shape on one H100, most of it compiling.
-Usage: python3 scripts/tuning/sweep_banded_kernels.py OUT.json [paper|model125m|train2k ...]"""
-import sys, json, math, itertools
+(`BandedTuning`'s). About 5 minutes per shape on one H100, most of it compiling. BRANCHES, KERNELS and CONFIGS narrow
+it: e.g. BRANCHES=compressed KERNELS=dkdv CONFIGS='64,32,4,2 64,64,8,2' (BM,BN,num_warps,num_stages; the default first).
+Usage: [BRANCHES=..] [KERNELS=..] [CONFIGS=..] python3 scripts/tuning/sweep_banded_kernels.py OUT.json [paper|model125m|train2k|paper_k256 ...]"""
+import os, sys, json, math, itertools
 import torch, triton
 import nsa_nb.kernels.banded as kb
 from nsa_nb.config import NSAConfig
@@ -12,11 +13,12 @@ from _common import recorder
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record, cfg = recorder(sys.argv[1]), NSAConfig()
-shapes = dict(paper=(1, 65536, 64, 4, 128), model125m=(1, 65536, 12, 2, 64), train2k=(16, 2048, 12, 2, 64))   # (B, T, HQ, H, K)
+shapes = dict(paper=(1, 65536, 64, 4, 128), model125m=(1, 65536, 12, 2, 64), train2k=(16, 2048, 12, 2, 64),
+              paper_k256=(1, 32768, 64, 4, 256))   # (B, T, HQ, H, K)
 bench = lambda f: triton.testing.do_bench(f, warmup=5, rep=100, return_mode='median')
 for shape in sys.argv[2:] or ['paper']:
     B, T, HQ, H, K = shapes[shape]; G = HQ // H
-    for branch in ('compressed', 'window'):
+    for branch in os.environ.get('BRANCHES', 'compressed,window').split(','):
         torch.manual_seed(0)
         S = T if branch == 'window' else (T - cfg.l) // cfg.d + 1
         q, do = [torch.randn(B, T, HQ, K, device='cuda', dtype=torch.bfloat16) for _ in range(2)]
@@ -46,10 +48,13 @@ for shape in sys.argv[2:] or ['paper']:
             f = lambda: kb._banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq_, T, S, scale, *pos_args, **base, BM=BM, BN=BN, ACC=False, num_warps=nw, num_stages=ns)
             f(); return bench(f), (dq_,)
         ref = {}
-        for kernel, fn in (('fwd', fwd), ('dkdv', dkdv), ('dq', dq)):
+        kernels = os.environ.get('KERNELS', 'fwd,dkdv,dq').split(',')
+        for kernel, fn in [(n, f) for n, f in (('fwd', fwd), ('dkdv', dkdv), ('dq', dq)) if n in kernels]:
             d0 = kb._tiles(G, K, K, w is not None) if kernel == 'fwd' else kb._bwd_tiles(G, K, K)   # (BM, BN, BK, BV, num_warps, num_stages)
             default = (d0[0], d0[1], d0[4], d0[5])
-            for BM, BN, nw, ns in [default] + list(itertools.product((64, 128), (64, 128), (4, 8), (2, 3))):
+            grid = [tuple(map(int, c.split(','))) for c in os.environ['CONFIGS'].split()] if 'CONFIGS' in os.environ else \
+                list(itertools.product((64, 128), (64, 128), (4, 8), (2, 3)))
+            for BM, BN, nw, ns in [default] + [c for c in grid if c != default]:
                 r = dict(shape=shape, branch=branch, kernel=kernel, BM=BM, BN=BN, num_warps=nw, num_stages=ns, default=(BM, BN, nw, ns) == default)
                 try:
                     r['ms'], got = fn(BM, BN, nw, ns)
