@@ -169,9 +169,11 @@ INTERPRET = os.environ.get('TRITON_INTERPRET') == '1'   # the kernels above are 
 
 @dataclass(frozen=True)
 class BandedTuning:
-    "Launch choices of the banded kernels on a GPU, from `scripts/tuning/sweep_banded_kernels.py` on one H100 (below)."
+    """Launch choices of the banded kernels on a GPU, from `scripts/tuning/sweep_banded_kernels.py` on one H100 (below;
+    the backward at 256-wide head tiles on one H200)."""
     rows: int = 128               # BM of the compressed branch's forward, head dims <= 128
-    rows_small: int = 64          # BM of the window's forward, of head dims > 128, of every backward (x2 at 256 wide)
+    rows_small: int = 64          # BM of the window's forward, of head dims > 128, and of the backward kernels ...
+    rows_wide: int = 128          # ... but where a head-dim tile (K's first, or V) is 256 wide: on 8 warps
     keys: int = 64                # BN, keys per step
     dkdv_split: int = 4096        # queries per dk/dv program of the compressed branch, ...
     dkdv_min_split: int = 256     # ... or fewer, down to this, while the key tiles alone leave SMs idle
@@ -210,8 +212,8 @@ def _bwd_tiles(G:int, K:int, V:int, tune:BandedTuning|None=None):
     if t.bwd: return _pad_tiles(G, K, V, *t.bwd)
     ns = 3 if max(K, V) <= 64 else 2   # more tiles held than the forward: stages that fit
     BN = t.keys if max(K, V) <= 128 else t.keys // 2   # head dims > 128: 2 stages fit only so (sweep_head_dims.py)
-    if max(head_tiles(K)[0], max(16, triton.next_power_of_2(V))) >= 256:   # a 256-wide tile: 128 rows on 8 warps
-        return _pad_tiles(G, K, V, 2 * t.rows_small, BN, 8, ns)            # (sweep_banded_kernels.py paper_k256)
+    if max(head_tiles(K)[0], max(16, triton.next_power_of_2(V))) >= 256:   # (sweep_banded_kernels.py paper_k256)
+        return _pad_tiles(G, K, V, t.rows_wide, BN, 8, ns)
     return _pad_tiles(G, K, V, t.rows_small, BN, 4, ns)
 
 def dot_precision(dtype) -> str:

@@ -1,7 +1,7 @@
 """Compiled 125M training tokens/s and peak memory for NSA's block settings against the dense model, in one process
 (`train_throughput`, 10 steps after 3 on a fresh model, 32k tokens per step): what NSA with fewer selected blocks or a
 shorter window would train at, for choosing settings at short contexts (speed only: what it learns is a training run's
-question). About a minute per row on one H100, most of it compiling.
+question). About a minute per row on one H200, most of it compiling.
 Usage: python3 scripts/tuning/train_nsa_settings.py OUT.json LENGTHS [n_sel,w ...]   e.g. 2048,8192 16,512 8,256"""
 import sys, torch
 from nsa_nb.config import named_config
