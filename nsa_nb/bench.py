@@ -189,13 +189,14 @@ def plot_kernels(rows:list[dict], path=None):
 
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
-                steps:int=5, log=print) -> list[dict]:
+                steps:int=5, log=print,
+                overrides=()) -> list[dict]:   # more `section.field=value` for every row, e.g. NSA's block sizes
     "Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn, compiled)."
     rows = []
     for T in lengths:
         for attn in attns:
             for c in compiles:
-                cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}'])
+                cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}', *overrides])
                 torch._dynamo.reset()                                                 # each row compiles afresh
                 try:
                     r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)

@@ -606,7 +606,7 @@ def log_step(self:Trainer, loss:float, gn:float, step_s:float, tok_s:float):
     self.runlog.scalars(self.step, {k: v for k, v in row.items() if k not in ('step',)})
     mfu_s = f"MFU {mfu * 100:.1f}%" if mfu is not None else "MFU n/a (cpu)"
     left = (tc.steps - self.step) * step_s                       # at this window's pace, evaluations not counted
-    if tc.max_minutes: left = min(left, max(0., tc.max_minutes * 60 - (time.time() - self.t_start)))
+    if (cap := self.seconds_left()) is not None: left = min(left, max(0., cap))
     self.log(f"step {self.step}/{tc.steps} | loss {loss:.4f} | lr {row['lr']:.2e} | {tok_s:,.0f} tok/s | "
              f"{step_s * 1e3:.0f} ms/step | left ~{duration(left)} | {mfu_s} | {memory_brief(mem)}")
 
@@ -699,7 +699,7 @@ def on_signal(self:Trainer, signum, frame):
 def signal_stop(self:Trainer) -> bool:
     """Was a stop signal received? Also sets `out_of_time` (`train.max_minutes` passed). Under DDP rank 0 decides both
     for every rank, in one broadcast per step."""
-    up = bool(self.tc.max_minutes) and self.time_up()
+    up = self.time_up()
     if not self.env.ddp:
         self.stopping, self.out_of_time = self.stop_signal is not None, up
         return self.stopping
@@ -797,9 +797,15 @@ def write_opt_state(self:Trainer):
                       f"{sum(len(s) for s in self.opt.state.values())} tensors, {type(self.opt).__name__}\n")
 
 @patch
+def seconds_left(self:Trainer) -> float|None:
+    "Wall seconds until `train.max_minutes` on this process's clock (None: no limit)."
+    return self.tc.max_minutes * 60 - (time.time() - self.t_start) if self.tc.max_minutes else None
+
+@patch
 def time_up(self:Trainer) -> bool:
     "Has `train.max_minutes` of wall time passed on this process's clock? (`signal_stop` makes rank 0's the rule.)"
-    return time.time() - self.t_start >= self.tc.max_minutes * 60
+    left = self.seconds_left()
+    return left is not None and left <= 0
 
 @patch
 def validate(self:Trainer):
