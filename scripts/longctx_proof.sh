@@ -19,7 +19,9 @@
 #                 then accuracy against distance of both (passkey.csv) and NSA's selection probe (probe_NSA.csv): scripts/passkey_eval.py
 #   passkey       both passkey stages
 # Time: lm takes 2 x LM_MIN minutes per seed on one GPU (LM_MIN on two), plus about 2 minutes a run to load and compile; each passkey stage about 10 minutes on one H100 at the defaults.
-# KINDS="nsa" runs NSA alone (its pair's dense runs made earlier on the same kind of GPU; pool with scripts/same_time_result.py --add).
+# KINDS: the models each seed runs, from nsa, dense and same (default "nsa dense"; SAME_SCHEDULE=1 adds same). With one model
+#   alone (KINDS=nsa, say, beside dense runs made earlier with the same seeds, data and LM_MIN on the same kind of GPU) no
+#   result is written: the script prints the scripts/same_time_result.py call that takes both models' run directories.
 # EXTRA=overrides after the stage's own, for every run (a CPU trial: tiny model; nsa.* settings change only the NSA runs); N=samples per distance in the sweep (100); DIST=64,128,... its distances.
 # Usage: SEEDS="1337 1338" SAME_SCHEDULE=1 LM_MIN=8.5 BASE_MIN=7 BASE_STEPS=1500 FT_STEPS=1200 bash scripts/longctx_proof.sh OUT [lm] [passkey_base] [passkey_ft]
 #   (default: lm, the runs behind notebook 14's same-time results; the passkey stages are the fine-tuning recipe that
@@ -41,6 +43,8 @@ run() {  # name, then nsa_nb_train arguments
 }
 if want lm; then
   (( LM_SEQ >= 1024 && 32768 % LM_SEQ == 0 )) || { echo "LM_SEQ=$LM_SEQ: give a power of two from 1024 to 32768 (32k tokens per step)"; exit 1; }
+  kinds=${KINDS:-nsa dense}; [[ $SAME_SCHEDULE == 1 && " $kinds " != *" same "* ]] && kinds="$kinds same"
+  for k in $kinds; do [[ $k == nsa || $k == dense || $k == same ]] || { echo "KINDS=$KINDS: give models from nsa, dense and same, separated by spaces"; exit 1; }; done
   tag=$(( LM_SEQ / 1024 ))k; shape=(train.seq_len=$LM_SEQ train.batch_size=$(( 32768 / LM_SEQ )))
   data=()
   if [[ $LM_DATA == pysrc ]]; then
@@ -48,7 +52,6 @@ if want lm; then
   elif [[ $LM_DATA != stdlib ]]; then data=(data.dataset=local data.path="$LM_DATA"); fi
   ngpu=$(python3 -c "import torch; print(max(1, torch.cuda.device_count()))")
   IFS=, read -ra gpus <<< "${CUDA_VISIBLE_DEVICES:-}"; (( ${#gpus[@]} )) || gpus=($(seq 0 $(( ngpu - 1 ))))
-  kinds=${KINDS:-nsa dense}; [[ $SAME_SCHEDULE == 1 ]] && kinds="$kinds same"
   i=0; names=(); labels=()
   for s in $SEEDS; do for k in $kinds; do
     case $k in nsa) a=nsa steps=$STEPS_NSA label=NSA;; dense) a=dense steps=$STEPS_DENSE label="dense (SDPA)";;
@@ -60,8 +63,12 @@ if want lm; then
     (( i % ngpu == 0 )) && wait
   done; done; wait
   for n in "${names[@]}"; do [[ -f $n/metrics.json ]] || { echo "run $n did not finish: see $n.log"; exit 1; }; done
-  (IFS=";"; python3 scripts/same_time_result.py "$OUT/lm_$tag" "${names[@]}" --labels "${labels[*]}" \
+  if [[ " $kinds " != *" nsa "* || " $kinds " != *" dense "* ]]; then
+    echo "runs of one model ($kinds): the result takes both models' runs of the same seeds, data and LM_MIN:"
+    echo "  python3 scripts/same_time_result.py $OUT/lm_$tag ${names[*]} OTHER_RUN_DIRS... --command '...'"
+  else (IFS=";"; python3 scripts/same_time_result.py "$OUT/lm_$tag" "${names[@]}" --labels "${labels[*]}" \
     --command "${EXTRA:+EXTRA=\"$EXTRA\" }${KINDS:+KINDS=\"$KINDS\" }SEEDS=\"$SEEDS\" LM_SEQ=$LM_SEQ SAME_SCHEDULE=$SAME_SCHEDULE LM_DATA=$LM_DATA LM_MB=$LM_MB LM_MIN=$LM_MIN STEPS_NSA=$STEPS_NSA STEPS_DENSE=$STEPS_DENSE bash scripts/longctx_proof.sh OUT lm")
+  fi
 fi
 if want passkey_base; then
   run pk_base --config configs/passkey_2k.yaml data.dataset=stdlib task.name= train.steps=$BASE_STEPS train.warmup_steps=100 train.lr=1e-3 train.min_lr=1e-4 train.eval_every=500 train.eval_batches=2 data.val_fraction=0.05 train.max_minutes=$BASE_MIN

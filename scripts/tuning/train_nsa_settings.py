@@ -20,10 +20,10 @@ def overrides(setting:str) -> list[str]:
 if len(sys.argv) < 3: sys.exit(__doc__)
 record, lengths = recorder(sys.argv[1]), [int(t) for t in sys.argv[2].split(',')]
 quiet = lambda line: None                                                       # the recorder prints each row
+settings = [overrides(s) for s in sys.argv[3:] or ['16,512', '8,512', '8,256']]
+cfgs = [named_config('m7c_125m', ov) for ov in settings]                        # refuses a bad override before any step
 for r in bench_train(lengths, ('dense',), (True,), steps=10, log=quiet): record(r)
-for setting in sys.argv[3:] or ['16,512', '8,512', '8,256']:
-    ov = overrides(setting)
-    cfg = named_config('m7c_125m', ov)                                          # refuses a bad override before any step
+for ov, cfg in zip(settings, cfgs):
     for r in bench_train(lengths, ('nsa',), (True,), steps=10, log=quiet, overrides=ov):
         record(r | dict(overrides=ov, n_sel=cfg.nsa.n_sel, w=cfg.nsa.w, n_kv_groups=cfg.model.n_kv_groups,
                         keys_per_query=round(nsa_keys_per_query(r['seq_len'], cfg.nsa))))
