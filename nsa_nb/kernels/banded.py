@@ -16,7 +16,7 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'online_softmax_step', 'BandedTuning', 'head_tiles',
+__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'online_softmax_step', 'BandedTuning', 'padded', 'head_tiles',
            'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
            'sliding_attention_triton']
 
@@ -182,19 +182,23 @@ class BandedTuning:
 
 SPLIT_FROM = 32 if INTERPRET else 256   # padded head-dim tiles this wide or wider split in two (see below)
 
+def padded(D:int) -> int:
+    "A head dim (or any block length) as one Triton block: a power of two, at least 16."
+    return max(16, triton.next_power_of_2(D))
+
 def head_tiles(D:int) -> tuple[int, int]:
     """A head dim as one or two tiles (Triton's blocks are powers of two, at least 16): `(BK, 0)`, the dim padded, or
     `(BK, BK2)`, columns [0, BK) and [BK, D), where two tiles are narrower than one padded `SPLIT_FROM` or more wide
     (192: 128 + 64, not 256)."""
-    one = max(16, triton.next_power_of_2(D))
+    one = padded(D)
     hi = 1 << (D.bit_length() - 1)                                    # the largest power of two <= D
-    lo = max(16, triton.next_power_of_2(D - hi)) if D > hi else 0
+    lo = padded(D - hi) if D > hi else 0
     return (hi, lo) if one >= SPLIT_FROM and hi >= 16 and lo and hi + lo < one else (one, 0)
 
 def _pad_tiles(G, K, V, BM, BN, nw, ns):
     """(BM, BN, BK, BV, num_warps, num_stages): BM at least G's power of two, BK the first of K's `head_tiles`, BV V
     padded to a power of two >= 16."""
-    BK, BV = head_tiles(K)[0], max(16, triton.next_power_of_2(V))
+    BK, BV = head_tiles(K)[0], padded(V)
     return max(BM, triton.next_power_of_2(G)), BN, BK, BV, nw, ns
 
 def _tiles(G:int, K:int, V:int, window:bool=False, tune:BandedTuning|None=None):
@@ -212,7 +216,7 @@ def _bwd_tiles(G:int, K:int, V:int, tune:BandedTuning|None=None):
     if t.bwd: return _pad_tiles(G, K, V, *t.bwd)
     ns = 3 if max(K, V) <= 64 else 2   # more tiles held than the forward: stages that fit
     BN = t.keys if max(K, V) <= 128 else t.keys // 2   # head dims > 128: 2 stages fit only so (sweep_head_dims.py)
-    if max(head_tiles(K)[0], max(16, triton.next_power_of_2(V))) >= 256:   # (sweep_banded_kernels.py paper_k256)
+    if max(head_tiles(K)[0], padded(V)) >= 256:   # (sweep_banded_kernels.py paper_k256)
         return _pad_tiles(G, K, V, t.rows_wide, BN, 8, ns)
     return _pad_tiles(G, K, V, t.rows_small, BN, 4, ns)
 
@@ -382,7 +386,7 @@ def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
     "`delta [B, T, HQ]` fp32 = rowsum(o * dO) of `o, do [B, T, HQ, V]`, products and sum in fp32, in one pass."
     o, do = o.contiguous(), do.contiguous()
     V = o.shape[-1]
-    n_rows, BV = o.numel() // V, max(16, triton.next_power_of_2(V))
+    n_rows, BV = o.numel() // V, padded(V)
     BR = max(1, (256 if INTERPRET else 4096) // BV)                                # rows per program: ~4k elements
     delta = torch.empty(o.shape[:-1], device=o.device, dtype=torch.float32)
     _row_dot_kernel[(triton.cdiv(n_rows, BR),)](o, do, delta, n_rows, V=V, BR=BR, BV=BV,

@@ -12,7 +12,7 @@ import triton
 import triton.language as tl
 from ..config import NSAConfig
 from .banded import (INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
-                                   compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles)
+                                   compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles, padded)
 from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
 
 # %% auto #0
@@ -264,7 +264,7 @@ def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW,
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #aa32b2d4
 def _combine_launch(n_rows:int, V:int):
-    BV = max(16, triton.next_power_of_2(V))
+    BV = padded(V)
     BR = max(1, (256 if INTERPRET else 4096) // BV)                                # rows per program: ~4k elements
     return (triton.cdiv(n_rows, BR),), dict(V=V, BR=BR, BV=BV, num_warps=1 if INTERPRET else 4)
 

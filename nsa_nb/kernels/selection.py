@@ -11,7 +11,7 @@ import triton
 import triton.language as tl
 from ..reference import check_qkv
 from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_cols,
-                                   load_cols, head_tiles)
+                                   load_cols, head_tiles, padded)
 
 # %% auto #0
 __all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys',
@@ -145,11 +145,10 @@ class SelTuning:
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
 
-def _padded(D:int) -> int: return max(16, triton.next_power_of_2(D))   # a head dim as one tile: the launch rules' size
 
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     "Kernel settings shared by the launches: `BK, BK2` K's `head_tiles` (notebook 06a), `BV` V padded."
-    (BK, BK2), BV = head_tiles(K), _padded(V)
+    (BK, BK2), BV = head_tiles(K), padded(V)
     ns = 1 if INTERPRET else tune.num_stages or 2
     return dict(HQ=None, G=G, K=K, V=V, NSEL=n_sel, BK=BK, BK2=BK2, BV=BV, BS=l_sel, num_stages=ns)
 
@@ -166,12 +165,12 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, tune:SelTuning, fwd:bool=False):
     `one` token's G heads."""
     meta = _sel_meta(G, K, V, l_sel, n_sel, tune)
     BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G, tune)
-    work = BM * max(_padded(K), meta['BV'])                                          # elements of a [BM, K|V] tile
+    work = BM * max(padded(K), meta['BV'])                                          # elements of a [BM, K|V] tile
     nw = min(8, max(2, work // 1024))
     # one token's forward: 4 warps from 16 x 128 (sweep_sel_launch.py)
     if fwd and one: nw = max(nw, min(4, work // 512))
     nw = 1 if INTERPRET else tune.num_warps or nw
-    if not (fwd or one or INTERPRET or tune.num_stages) and max(_padded(K), meta['BV']) <= 64:
+    if not (fwd or one or INTERPRET or tune.num_stages) and max(padded(K), meta['BV']) <= 64:
         meta['num_stages'] = tune.dq_tile_stages   # dq's tile loop: one more block in flight
     BT = _tile_tokens(G, tune)
     tpp = tune.tokens_per_program if one and BT > 1 else 1
@@ -530,17 +529,17 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
     pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
     dkdv_meta = {k_: meta[k_] for k_ in ('HQ', 'H', 'G', 'K', 'V', 'BK', 'BK2', 'BV', 'BS', 'PREC',
-                                         'num_stages')} | _dkdv_launch(_padded(K), meta['BV'], tune)
+                                         'num_stages')} | _dkdv_launch(padded(K), meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
     _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
                                           dqp, T, n_slc, n, scale, **dkdv_meta, DQK=dq_keys)
     _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
-                                             BK=_padded(K), BV=meta['BV'], BS=l_sel)
+                                             BK=padded(K), BV=meta['BV'], BS=l_sel)
     if dq_keys:
         BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
         _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](idx, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
-                                                                 BM=BM, BK=_padded(K), ACC=acc,
+                                                                 BM=BM, BK=padded(K), ACC=acc,
                                                                  num_warps=1 if INTERPRET else 4)
     return dq, dk, dv
 
