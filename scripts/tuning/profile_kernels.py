@@ -38,8 +38,9 @@ def sdpa(B, T, HQ, H, K, V):
     for _ in range(10): step()
     b.record(); torch.cuda.synchronize()
     print(f"  sdpa (default backend) B={B} T={T} fwd+bwd {a.elapsed_time(b) / 10:.3f} ms", flush=True)
-for spec in sys.argv[1:]:
-    *dims, tag = spec.split(',')
-    if len(dims) not in (5, 6): raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG")
-    B, T, HQ, H, K, V = map(int, dims + dims[4:] * (len(dims) == 5))
-    run(B, T, HQ, H, K, V, tag)
+if __name__ == '__main__':
+    for spec in sys.argv[1:]:
+        *dims, tag = spec.split(',')
+        if len(dims) not in (5, 6): raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG")
+        B, T, HQ, H, K, V = map(int, dims + dims[4:] * (len(dims) == 5))
+        run(B, T, HQ, H, K, V, tag)
