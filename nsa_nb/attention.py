@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 # %% auto #0
 __all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
            'count_fallback', 'get_fallback_counters', 'triton_kernels', 'preload_kernels', 'resolve_backend',
-           'nsa_branches_ref', 'gate_combine', 'NSAttention', 'selected_key_counts']
+           'nsa_branches_ref', 'gate_combine', 'NSAttention', 'project_heads', 'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -201,16 +201,23 @@ def _check_input(self:NSAttention, x):
                         "use torch.autocast")
 
 # %% ../nbs/05_attention.ipynb #724bee8d
+def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True):
+    """`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, S, H, K]`, v `[B, T, S, H, V]` through `layer`'s q/k/v
+    projections (S key/value sets: 1, or 3 with separate_kv), RoPE applied to q and k when `rope`; shared by every
+    attention layer of the package."""
+    B, T, _ = x.shape
+    q = layer.q_proj(x).view(B, T, layer.n_heads, layer.d_k)
+    k = layer.k_proj(x).view(B, T, -1, layer.n_kv, layer.d_k)
+    v = layer.v_proj(x).view(B, T, -1, layer.n_kv, layer.d_v)
+    if rope:
+        cos, sin = rope_rows(layer, T, x.device)                                # [T, K/2]
+        q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
+    return q, k, v
+
 @patch
 def _heads(self:NSAttention, x):
     "Project `x [B, T, dim]` to q `[B, T, HQ, K]` and per-branch (k, v) tuples, RoPE applied to q and k."
-    B, T, _ = x.shape
-    q = self.q_proj(x).view(B, T, self.n_heads, self.d_k)
-    k = self.k_proj(x).view(B, T, -1, self.n_kv, self.d_k)                # [B, T, 1|3, H, K]
-    v = self.v_proj(x).view(B, T, -1, self.n_kv, self.d_v)
-    if self.rope:
-        cos, sin = rope_rows(self, T, x.device)                                 # [T, K/2]
-        q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
+    q, k, v = project_heads(self, x, self.rope)
     ks, vs = k.unbind(2), v.unbind(2)
     return q, (ks * 3 if len(ks) == 1 else ks), (vs * 3 if len(vs) == 1 else vs)
 

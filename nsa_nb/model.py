@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
-from .attention import (NSAttention, RopeTable, rope_cos_sin, rope_rows, apply_rope, resolve_backend, triton_kernels,
+from .attention import (NSAttention, RopeTable, rope_cos_sin, apply_rope, project_heads, resolve_backend, triton_kernels,
                               preload_kernels, count_fallback)
 from .sliding import sliding_attention
 
@@ -53,14 +53,10 @@ class GQAttention(nn.Module):
         self.v_proj = nn.Linear(dim, n_kv_groups * d_v, bias=False)
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
 
-    def _heads(self, x):   # as NSAttention._heads, one K/V set
-        "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated), v `[B, T, H, V]`."
-        B, T, _ = x.shape
-        q = self.q_proj(x).view(B, T, self.n_heads, self.d_k)
-        k = self.k_proj(x).view(B, T, self.n_kv, self.d_k)
-        v = self.v_proj(x).view(B, T, self.n_kv, self.d_v)
-        cos, sin = rope_rows(self, T, x.device)                                     # [T, K/2]
-        return apply_rope(q, cos, sin), apply_rope(k, cos, sin), v
+    def _heads(self, x):
+        "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated), v `[B, T, H, V]`: one K/V set."
+        q, k, v = project_heads(self, x)
+        return q, k.squeeze(2), v.squeeze(2)
 
     def _out(self, q, k, v):
         "Attend and project back: `[B, T, dim]`."
