@@ -203,8 +203,8 @@ def _check_input(self:NSAttention, x):
 # %% ../nbs/05_attention.ipynb #724bee8d
 def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True):
     """`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, S, H, K]`, v `[B, T, S, H, V]` through `layer`'s q/k/v
-    projections (S key/value sets: 1, or 3 with separate_kv), RoPE applied to q and k when `rope`; shared by every
-    attention layer of the package."""
+    projections (S key/value sets: 1, or 3 with separate_kv), RoPE applied to q and k when `rope`: NSA's and the
+    dense and window layers' projection (a decode step's, `decode_heads` in notebook 11, rotates at per-row positions)."""
     B, T, _ = x.shape
     q = layer.q_proj(x).view(B, T, layer.n_heads, layer.d_k)
     k = layer.k_proj(x).view(B, T, -1, layer.n_kv, layer.d_k)

@@ -1,8 +1,8 @@
 """A/B of the selected branch's dq at one key head (model.n_kv_groups=1: G=12 query heads per key head) in compiled
-125M training, one process: dq from the dk/dv kernel's per-slot shares against dq's own launches (today's rule takes
+125M training, one process: dq from the dk/dv kernel's per-slot shares against dq's own launches (the default rule takes
 the launches for groups above `SelTuning.max_tile_g`); tokens/s and peak memory of `bench_train` (10 steps after 3,
-fresh models, 32k tokens per step), the dense model first for reference. Then one layer's kernels at 4 x 8k with the
-shares (`profile_kernels.py`'s table). About a minute per row on one H200.
+fresh models, 32k tokens per step) to OUT.json, the dense model first for reference. Then it prints one layer's
+kernels at 4 x 8k with the shares (`profile_kernels.py`'s table; not in OUT.json). About a minute per row on one H200.
 Usage: python3 scripts/tuning/ab_group_dq.py OUT.json [LENGTHS]   (LENGTHS: 2048,8192)"""
 import sys
 import nsa_nb.kernels.selection as ks
