@@ -11,8 +11,8 @@ import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
-from .attention import (NSAttention, RopeTable, rope_cos_sin, apply_rope, project_heads, resolve_backend, triton_kernels,
-                              preload_kernels, count_fallback)
+from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, triton_kernels, preload_kernels,
+                              count_fallback)
 from .sliding import sliding_attention
 
 # %% auto #0

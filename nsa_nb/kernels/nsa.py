@@ -153,7 +153,7 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
     if n_slc > MAX_BLOCKS:
         raise ValueError(f"{n_slc} selection blocks per row: top-n holds at most {MAX_BLOCKS} (T <= {MAX_BLOCKS} * "
                          "l_sel)")
-    NP_all, r = max(16, triton.next_power_of_2(n_slc)), 0                         # masked beyond n_slc; no tiny tiles
+    NP_all, r = padded(n_slc), 0                         # masked beyond n_slc; no tiny tiles
     while r < tc:   # bands of rows: query t sees t // l_sel + 1 blocks, so a band holds a power of two of them
         NP = min(NP_all, max(16 if INTERPRET else tune.min_band, triton.next_power_of_2((t0 + r) // cfg.l_sel + 1)))
         r_hi = tc if NP == NP_all else min(tc, NP * cfg.l_sel - t0)        # (a sequence's first half: half the columns)
@@ -161,7 +161,7 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
         nw = 1 if INTERPRET else tune.topn_warps or max(1, min(16, BR * NP // 512))
         _topn_kernel[(triton.cdiv(r_hi - r, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, r, r_hi, cfg.l_sel,
                                                       min(n_sel, n_slc), n_sel, NP=NP, BR=BR,
-                                                      KP=max(16, triton.next_power_of_2(n_sel)), num_warps=nw)
+                                                      KP=padded(n_sel), num_warps=nw)
         r = r_hi
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6

@@ -154,7 +154,7 @@ def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
 
 def _tile_rows(G:int, tune:SelTuning) -> int:
     "BM: a program takes BM//G tokens of one group."
-    return tune.rows if G <= tune.max_tile_g else max(16, triton.next_power_of_2(G))
+    return tune.rows if G <= tune.max_tile_g else padded(G)
 
 def _tile_tokens(G:int, tune:SelTuning) -> int:
     "Tokens per tile (1: no tiles, every token alone)."
@@ -164,7 +164,7 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, tune:SelTuning, fwd:bool=False):
     """Launch settings of the forward (`fwd`) and dq kernels: programs of `_tile_rows(G)` rows (a tile's tokens), or
     `one` token's G heads."""
     meta = _sel_meta(G, K, V, l_sel, n_sel, tune)
-    BM = max(16, triton.next_power_of_2(G)) if one else _tile_rows(G, tune)
+    BM = padded(G) if one else _tile_rows(G, tune)
     work = BM * max(padded(K), meta['BV'])                                          # elements of a [BM, K|V] tile
     nw = min(8, max(2, work // 1024))
     # one token's forward: 4 warps from 16 x 128 (sweep_sel_launch.py)
