@@ -131,6 +131,9 @@ class TrainConfig(_Section):
     precision: str = 'auto'        # 'auto' (bf16 on GPU, fp32 on CPU), 'bf16', 'fp16', 'fp32'
     gradient_checkpointing: bool = False  # recompute each block in backward: less memory, ~30% more compute
     compile: bool = False          # torch.compile the model
+    # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under
+    # train.compile the graph is cut at the buckets, so that the all-reduce of one overlaps the backward of the next
+    ddp_bucket_mb: float = 25.0
     save_every: int = 0            # checkpoint every N steps (0: only the final one); long runs must set it
     eval_every: int = 100          # validation every N steps (0: off)
     eval_batches: int = 4          # batches per validation
@@ -161,6 +164,7 @@ class TrainConfig(_Section):
         for n in ('save_every', 'eval_every', 'warmup_steps', 'sample_every', 'mem_dump_every', 'keep_last',
                   'sample_tokens'):
             if getattr(self, n) < 0: p.append(f"train.{n}={getattr(self, n)}: must be >= 0 (0 turns it off)")
+        if not self.ddp_bucket_mb > 0: p.append(f"train.ddp_bucket_mb={self.ddp_bucket_mb}: must be > 0 MiB (torch's default 25)")
         if self.precision not in ('auto', 'bf16', 'fp16', 'fp32'):
             p.append(f"train.precision={self.precision!r}: must be 'auto', 'bf16', 'fp16' or 'fp32'")
         num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

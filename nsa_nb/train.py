@@ -4,7 +4,7 @@
 
 # %% ../nbs/09_train.ipynb #e7ead6cf
 from __future__ import annotations
-import contextlib, json, math, os, platform, shlex, shutil, signal, sys, threading, time
+import collections, contextlib, json, math, os, platform, shlex, shutil, signal, sys, threading, time
 from dataclasses import dataclass, replace
 from pathlib import Path
 import numpy as np
@@ -28,8 +28,8 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
            'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'duration',
-           'compile_counts', 'train', 'synthetic_train_step', 'train_throughput']
+           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'Readout',
+           'duration', 'compile_counts', 'train', 'synthetic_train_step', 'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
@@ -80,11 +80,12 @@ def lr_at(step:int, tc:TrainConfig) -> float:
 
 # %% ../nbs/09_train.ipynb #c868e70a
 def make_optimizer(model:nn.Module, tc:TrainConfig, device:torch.device) -> torch.optim.AdamW:
-    "AdamW: decay on parameters with >= 2 dims, none on the rest; fused on CUDA."
+    """AdamW: decay on parameters with >= 2 dims, none on the rest; fused on CUDA and CPU (one kernel for every parameter,
+    and it takes `found_inf`, with which a step whose loss is not finite leaves the weights as they were)."""
     ps = [p for p in model.parameters() if p.requires_grad]
     groups = [{'params': [p for p in ps if p.dim() >= 2], 'weight_decay': tc.weight_decay},
               {'params': [p for p in ps if p.dim() < 2], 'weight_decay': 0.0}]
-    fused = {'fused': True} if device.type == 'cuda' else {}
+    fused = {'fused': True} if device.type in ('cuda', 'cpu') else {}
     return torch.optim.AdamW(groups, lr=tc.lr, betas=(tc.beta1, tc.beta2), **fused)
 
 def optimizer_state_bytes(opt:torch.optim.Optimizer) -> int:
@@ -395,12 +396,17 @@ def setup(self:Trainer):
     # RoPE tables are made from the config, equal on every rank: only other buffers (a given model's) are broadcast
     bcast = any(next(m.buffers(recurse=False), None) is not None
                 for m in self.core.modules() if not isinstance(m, RopeTable))
-    self.ddp = (nn.parallel.DistributedDataParallel(self.core, device_ids=ids, broadcast_buffers=bcast) if env.ddp
-                else None)
+    # gradients as views of DDP's buckets: no copy into the buckets, no second gradient's memory
+    self.ddp = (nn.parallel.DistributedDataParallel(self.core, device_ids=ids, broadcast_buffers=bcast,
+                                                    bucket_cap_mb=tc.ddp_bucket_mb, gradient_as_bucket_view=True)
+                if env.ddp else None)
     wrapped = self.ddp or self.core
-    self.fwd = torch.compile(wrapped) if tc.compile else wrapped
+    self.fwd = torch.compile(wrapped) if tc.compile else wrapped             # under DDP: cut at its buckets
     self.opt = make_optimizer(self.core, tc, dev)
     self.scaler = torch.amp.GradScaler(dev.type) if self.precision == 'fp16' else None
+    # steps read one step late (`read_step`) where the optimizer can leave a step undone on the device
+    self.lag = 1 if self.scaler is None and self.opt.defaults.get('fused') else 0
+    self.skipped = torch.zeros((), dtype=torch.bool, device=dev)        # a step left undone; stays set once set
     self.amp = lambda: autocast_ctx(dev, self.precision)
     self.task = make_task(self.cfg)
     self.data = self.task.data(env.rank, env.world_size)
@@ -487,12 +493,29 @@ def find_resume(self:Trainer):
 
 # %% ../nbs/09_train.ipynb #4bb0f07e
 def _on_device(t:torch.Tensor, device:torch.device) -> torch.Tensor:
-    "A batch tensor as every compiled training call gets it: on `device`, contiguous (compiled graphs guard on strides)."
-    return t.to(device, non_blocking=True).contiguous()
+    """A batch tensor as every compiled training call gets it: on `device`, contiguous (compiled graphs guard on strides).
+    To a GPU it goes from pinned memory: a copy from pageable memory waits for everything queued on the GPU."""
+    t = t.contiguous()
+    return (t.pin_memory() if device.type == 'cuda' and t.device.type == 'cpu' else t).to(device, non_blocking=True)
 
+class Readout:
+    "A step's values, copied from the device without waiting; `get()` waits for that copy alone (CUDA: pinned memory, an event)."
+    def __init__(self, values:torch.Tensor, step:int):                       # values [5] float32
+        self.step, self.done = step, None
+        if values.device.type == 'cuda':
+            self.host = torch.empty(values.shape, dtype=values.dtype, pin_memory=True).copy_(values, non_blocking=True)
+            self.done = torch.cuda.Event(); self.done.record()
+        else: self.host = values
+    def get(self) -> list[float]:
+        "`[loss, grad_norm, signal, out_of_time, skipped]`"
+        if self.done is not None: self.done.synchronize()
+        return self.host.tolist()
+
+
+# %% ../nbs/09_train.ipynb #7d4d927f
 @patch
-def train_step(self:Trainer) -> tuple[float, float]:
-    "One optimizer step; returns (loss, grad_norm) as floats, the loss averaged over micro-steps and ranks."
+def train_step(self:Trainer) -> Readout:
+    "Queue one optimizer step; returns its `Readout`: the loss (mean over micro-steps and ranks), the gradient norm, rank 0's stop flags, and whether the update was left undone."
     tc, A = self.tc, self.tc.accumulate_grad_batches
     lr = lr_at(self.step, tc)
     for g in self.opt.param_groups: g['lr'] = lr
@@ -504,20 +527,22 @@ def train_step(self:Trainer) -> tuple[float, float]:
         with sync:
             with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head) / A
             (self.scaler.scale(loss) if self.scaler else loss).backward()
-        total += loss.detach()
-    if self.env.ddp: dist.all_reduce(total, op=dist.ReduceOp.AVG if self.device.type == 'cuda' else dist.ReduceOp.SUM)
-    if self.env.ddp and self.device.type != 'cuda': total /= self.env.world_size     # gloo has no AVG
+        total += loss.detach().float()
+    flags = [float(self.stop_signal or 0), float(self.time_up())] if self.env.main else [0., 0.]
+    vals = torch.cat([total[None], _on_device(torch.tensor(flags), self.device)])   # [loss, signal, out_of_time]
+    if self.env.ddp: dist.all_reduce(vals); vals[0] /= self.env.world_size          # rank 0's flags: the others send 0
     if self.scaler: self.scaler.unscale_(self.opt)
     gn = torch.nn.utils.clip_grad_norm_(self.core.parameters(), tc.grad_clip if tc.grad_clip > 0 else float('inf'))
-    loss_f, gn_f = total.item(), gn.item()
-    if not math.isfinite(loss_f) or (not math.isfinite(gn_f) and self.scaler is None):
-        self.opt.zero_grad(set_to_none=True)
-        return loss_f, gn_f                                                   # the caller stops; weights untouched
-    if self.scaler: self.scaler.step(self.opt); self.scaler.update()
+    bad = ~torch.isfinite(vals[0]) | (~torch.isfinite(gn) if self.scaler is None else False)
+    if self.lag:                              # on the device: the update is left undone from the first bad step on
+        self.skipped = self.skipped | bad
+        self.opt.found_inf = self.skipped.float(); self.opt.step()
+    elif bad.item(): self.skipped = bad       # read now (fp16's scaler skips steps whose gradients are not finite)
+    elif self.scaler: self.scaler.step(self.opt); self.scaler.update()
     else: self.opt.step()
     self.opt.zero_grad(set_to_none=True)
     self.step += 1
-    return loss_f, gn_f
+    return Readout(torch.stack([vals[0], gn.float(), vals[1], vals[2], self.skipped.float()]), self.step)
 
 # %% ../nbs/09_train.ipynb #4b3eb167
 @patch
@@ -696,21 +721,24 @@ def on_signal(self:Trainer, signum, frame):
     self.stop_signal = signum
 
 @patch
-def signal_stop(self:Trainer) -> bool:
-    """Was a stop signal received? Also sets `out_of_time` (`train.max_minutes` passed). Under DDP rank 0 decides both
-    for every rank, in one broadcast per step."""
-    up = self.time_up()
-    if not self.env.ddp:
-        self.stopping, self.out_of_time = self.stop_signal is not None, up
-        return self.stopping
-    flag = torch.tensor([float(self.stop_signal or 0), float(up)], device=self.device)
-    dist.broadcast(flag, 0)                          # a signal that comes meanwhile counts at the next step
-    sig, up = flag.tolist()
-    self.out_of_time = bool(up)
-    agreed = int(sig) or None
-    if agreed is not None: self.stop_signal = agreed
-    self.stopping = agreed is not None                                      # what every rank agreed on
-    return self.stopping
+def read_step(self:Trainer, r:Readout) -> bool:
+    """Take a queued step's values: its loss, the bar, and rank 0's stop flags (a signal; `train.max_minutes` passed),
+    which every rank reads from the same step, so all stop after the same one. False: the step was not finite."""
+    loss, gn, sig, up, skipped = r.get()
+    self.last = dict(step=r.step, loss=loss, gn=gn)
+    if skipped: return False
+    self.losses[r.step] = loss
+    self.bar.update(1); self.bar.set_postfix(loss=f"{loss:.3f}")
+    if sig: self.stop_signal, self.stopping = int(sig), True
+    self.out_of_time = self.out_of_time or bool(up)
+    return True
+
+@patch
+def reads_now(self:Trainer, end:int) -> bool:
+    "Does this step read its own values at once? A step that logs, evaluates, samples or saves does, and the last."
+    tc, s = self.tc, self.step
+    return not self.lag or s in (1, end) or any(n and s % n == 0 for n in (tc.log_every, tc.eval_every, tc.sample_every,
+                                                                           tc.save_every, self.mem_every))
 
 @patch
 def loop(self:Trainer, stop_after:int|None=None) -> dict:
@@ -718,31 +746,33 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
     from tqdm.auto import tqdm
     tc = self.tc
     self.t_start, self.train_time, self.tokens_run, self.val = time.time(), 0.0, 0, {}
-    first, end = self.step, tc.steps if stop_after is None else min(tc.steps, self.step + stop_after)
+    self.out_of_time, end = False, tc.steps if stop_after is None else min(tc.steps, self.step + stop_after)
     # a bar redraws in place in a terminal or a notebook; in a redirected log each redraw is a line: none there
     shows = getattr(sys.stderr, 'isatty', lambda: False)() or 'ipykernel' in sys.modules
-    bar = tqdm(total=tc.steps, initial=self.step, disable=not (self.progress and shows), desc='train', dynamic_ncols=True)
-    win_t, win_n, tok_step = 0.0, 0, tc.batch_size * tc.seq_len
+    self.bar = tqdm(total=tc.steps, initial=self.step, disable=not (self.progress and shows), desc='train',
+                    dynamic_ncols=True)
+    win_t, win_n, tok_step, queued = 0.0, 0, tc.batch_size * tc.seq_len, collections.deque()
     main_thread = threading.current_thread() is threading.main_thread()
     self.log(f"training steps {self.step + 1} to {end} of {tc.steps} on {self.device}, {tok_step:,} tokens each; a line "
-             f"{'at step 1 and ' if self.step == 0 else ''}every {tc.log_every} steps")
+             f"{'at step 1 and ' if self.step == 0 else ''}{'every step' if tc.log_every == 1 else f'every {tc.log_every} steps'}")
     old = {s: signal.signal(s, self.on_signal) for s in (signal.SIGTERM, signal.SIGINT)} if main_thread else {}
     try:
         while self.step < end:
             t0 = time.perf_counter()
-            with self.watchdog.watch(f"step {self.step + 1}"): loss, gn = self.train_step()
+            with self.watchdog.watch(f"step {self.step + 1}"):
+                queued.append(self.train_step())
+                keep = 0 if self.reads_now(end) else self.lag     # the others are read while the next step runs
+                while len(queued) > keep:
+                    if not self.read_step(queued.popleft()): return self.stop_nonfinite()
             if self.watchdog.fired:
-                self.log(f"watchdog: step {self.step + 1} took longer than train.watchdog_s={tc.watchdog_s}; "
+                self.log(f"watchdog: step {self.step} took longer than train.watchdog_s={tc.watchdog_s}; "
                          f"every thread's stack is in {self.watchdog.path}")
-            if not math.isfinite(loss) or (not math.isfinite(gn) and self.scaler is None):
-                return self.stop_nonfinite(loss, gn)
             dt = time.perf_counter() - t0
             self.train_time += dt; self.tokens_run += tok_step; win_t += dt; win_n += 1
-            self.losses[self.step] = loss
-            bar.update(1); bar.set_postfix(loss=f"{loss:.3f}")
             if self.step == 1 and self.env.main: self.write_opt_state()
             if self.step % tc.log_every == 0 or self.step in (1, tc.steps):
-                self.log_step(loss, gn, win_t / win_n, tok_step * win_n / win_t); win_t, win_n = 0.0, 0
+                self.log_step(self.last['loss'], self.last['gn'], win_t / win_n, tok_step * win_n / win_t)
+                win_t, win_n = 0.0, 0
             if self.mem_every and (self.step == 1 or self.step % self.mem_every == 0):
                 mem_dump(self.out, f'step{self.step}_rank{self.env.rank}', self.device)
             if tc.eval_every and self.step % tc.eval_every == 0 and self.step != end: self.validate()
@@ -750,10 +780,12 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
                 self.log(f"sample at step {self.step}:\n{self.sample()}")
             if tc.save_every and self.step % tc.save_every == 0 and self.step != end:
                 with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
-            if self.signal_stop(): break
+            if self.stopping: break
             if self.out_of_time:
                 self.log(f"train.max_minutes={tc.max_minutes} reached at step {self.step}: stopping with a checkpoint")
                 break
+        while queued:                                                   # after a stop: the step still queued
+            if not self.read_step(queued.popleft()): return self.stop_nonfinite()
         if self.stopping and self.step < tc.steps: return self.stop_by_signal()
         if tc.eval_every: self.validate()
         with self.watchdog.watch(f"checkpoint at step {self.step}"): self.save()
@@ -774,7 +806,7 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
         return {**self.result(), 'sample': self.final_sample}
     finally:
         for s, h in old.items(): signal.signal(s, h)
-        bar.close(); self.runlog.close(); self.watchdog.close()
+        self.bar.close(); self.runlog.close(); self.watchdog.close()
 
 @patch
 def stop_by_signal(self:Trainer) -> dict:
@@ -803,7 +835,7 @@ def seconds_left(self:Trainer) -> float|None:
 
 @patch
 def time_up(self:Trainer) -> bool:
-    "Has `train.max_minutes` of wall time passed on this process's clock? (`signal_stop` makes rank 0's the rule.)"
+    "Has `train.max_minutes` of wall time passed on this process's clock? (`train_step` sends rank 0's to every rank.)"
     left = self.seconds_left()
     return left is not None and left <= 0
 
@@ -822,8 +854,10 @@ def result(self:Trainer) -> dict:
                 last_checkpoint=str(self.last_ckpt) if self.last_ckpt else None)
 
 @patch
-def stop_nonfinite(self:Trainer, loss:float, gn:float) -> dict:
-    self.status = 'nonfinite'
+def stop_nonfinite(self:Trainer) -> dict:
+    "The step `self.last` names was not finite: stop, saving nothing; the weights are those of the step before it."
+    bad, loss, gn = self.last['step'], self.last['loss'], self.last['gn']
+    self.status, self.step = 'nonfinite', bad - 1      # its update, and any queued after it, were left undone
     what = f"loss {loss}" if not math.isfinite(loss) else f"gradient norm {gn}"
     if self.last_ckpt:
         last = f"{self.last_ckpt} (step {int(self.last_ckpt.stem.split('_')[1])})"
@@ -833,9 +867,9 @@ def stop_nonfinite(self:Trainer, loss:float, gn:float) -> dict:
         then = ("there is no checkpoint of this run yet, so there is nothing to resume. Run it again with a lower "
                 "train.lr or more train.warmup_steps (and train.save_every=N to keep checkpoints to go back to), or "
                 "inspect the data of that step.")
-    msg = f"stopped: {what} at step {self.step + 1}; nothing was saved after it and the weights were not updated; {then}"
+    msg = f"stopped: {what} at step {bad}; nothing was saved after it and the weights were not updated; {then}"
     self.write_metrics(message=msg)
-    self.runlog.csv('training.csv', dict(step=self.step + 1, loss=loss, grad_norm=gn))
+    self.runlog.csv('training.csv', dict(step=bad, loss=loss, grad_norm=gn))
     if self.env.main: print(msg, file=sys.stderr)
     return {**self.result(), 'message': msg}
 
@@ -861,6 +895,7 @@ def compile_check(self:Trainer):
     finally: self.opt.zero_grad(set_to_none=True)
     self.log(f"compiled the model in {time.time() - t0:.0f} s (forward and backward of {mb} x {tc.seq_len} tokens)")
     g1, b1 = compile_counts()
+    # count graphs: some breaks make a graph but count no reason, and DDP's wrapper counts a reason but makes no graph
     if g1 - g0 > 1:   # it trains, but in pieces run one after another: slower, and nothing fuses across the cuts
         why = [r for r, n in b1.items() if n > b0.get(r, 0)]
         one = (why[0].strip().splitlines() or ['?'])[0][:160] if why else 'none counted'

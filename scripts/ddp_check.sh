@@ -3,7 +3,9 @@
 # the 1-GPU run with another seed (the run-to-run noise), then the N-GPU run once more, sent SIGTERM once its step-75 checkpoint
 # exists: it finishes the step it is in and checkpoints there (step 75 or a few steps later, the step 'latest' names), and
 # --resume continues from that checkpoint, not from step 75.
-# Five runs of 150 steps of a 23M-parameter model: about 5 minutes on a node of 2 GPUs.
+# Five runs of 150 steps of a 23M-parameter model: about 5 minutes on a node of 2 GPUs. It checks that the runs agree; its
+# tokens/s is not the speed of training on N GPUs (it logs every step, and its small model's step is short):
+# scripts/ddp_scaling.sh measures that.
 # Usage: bash scripts/ddp_check.sh OUT [N]      (writes OUT/{gpu1,gpuN,resumed}/ and OUT/ddp.json)
 # EXTRA="key=value ..." adds overrides to every run (e.g. a tiny model and train.device=cpu to try the script on a CPU).
 set -uo pipefail
