@@ -13,10 +13,10 @@ from .model import TransformerLM
 from .data import get_tokenizer
 
 # %% auto #0
-__all__ = ['atomic_write', 'DiskFull', 'checkpoint_record', 'checkpoint_path', 'save_checkpoint', 'latest_checkpoint',
-           'find_checkpoint', 'load_checkpoint', 'verify_checkpoint', 'resumable_checkpoint', 'RunLocked', 'RunLock',
-           'lock_holder', 'rng_state', 'set_rng_state', 'seed_everything', 'config_from_checkpoint', 'CheckpointError',
-           'model_from_checkpoint', 'export_weights', 'fit_kv_projections']
+__all__ = ['atomic_write', 'DiskFull', 'checkpoint_record', 'checkpoint_path', 'disk_full', 'save_checkpoint',
+           'latest_checkpoint', 'find_checkpoint', 'load_checkpoint', 'verify_checkpoint', 'resumable_checkpoint',
+           'RunLocked', 'in_use', 'RunLock', 'lock_holder', 'rng_state', 'set_rng_state', 'seed_everything',
+           'config_from_checkpoint', 'CheckpointError', 'model_from_checkpoint', 'export_weights', 'fit_kv_projections']
 
 # %% ../nbs/09a_checkpoint.ipynb #3ff46bc7
 def atomic_write(path:str|Path, write_fn):
@@ -52,6 +52,13 @@ def checkpoint_record(path) -> Path:
 # %% ../nbs/09a_checkpoint.ipynb #7b94ef5e
 def checkpoint_path(out_dir, step:int) -> Path: return Path(out_dir) / 'checkpoints' / f'step_{step:07d}.pt'
 
+def disk_full(e:BaseException) -> bool:
+    "Is `e`, or an exception it was raised from or while handling, an `OSError` for a full disk or quota?"
+    while e is not None:
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT): return True
+        e = e.__cause__ or e.__context__
+    return False
+
 def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
     """Write `state` as `checkpoints/step_XXXXXXX.pt` atomically with its record (size, sha256), point
     `checkpoints/latest` at it, prune to `keep_last`; `DiskFull` (naming the path, the previous checkpoint kept)."""
@@ -67,8 +74,8 @@ def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
         atomic_write(path, write)
         atomic_write(checkpoint_record(path), lambda f: f.write(json.dumps(rec).encode() + b'\n'))
         atomic_write(path.parent / 'latest', lambda f: f.write(path.name.encode() + b'\n'))
-    except OSError as e:
-        if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
+    except (OSError, RuntimeError) as e:          # torch.save's zip writer turns the OSError into a RuntimeError
+        if not disk_full(e): raise
         kept = f"the previous checkpoint {prev} is kept and checkpoints/latest still names it" if prev else \
                "there is no earlier checkpoint"
         raise DiskFull(f"the disk is full: no space left on the device of {path.parent} while writing {path.name}; "
@@ -138,6 +145,10 @@ def resumable_checkpoint(out_dir) -> tuple[Path|None, dict|None, list[tuple[Path
 class RunLocked(RuntimeError):
     "Another live process holds the run directory's lock."
 
+def in_use(out_dir, holder:str) -> str:
+    "The sentence for a run directory whose lock `holder` ('pid N on host H, since ...') holds."
+    return f"{out_dir} is in use by another run ({holder}); wait for it to finish, stop it, or set train.out_dir to another folder"
+
 class RunLock:
     "An exclusive `flock` on `<out_dir>/.lock` naming its holder; released by the kernel when the process dies."
     def __init__(self, out_dir): self.path, self.fd = Path(out_dir) / '.lock', None
@@ -147,8 +158,7 @@ class RunLock:
         try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'; os.close(fd)
-            raise RunLocked(f"{self.path.parent} is in use by another run ({holder}); wait for it to finish, stop it, "
-                            f"or set train.out_dir to another folder") from None
+            raise RunLocked(in_use(self.path.parent, holder)) from None
         os.ftruncate(fd, 0)
         since = time.strftime('%Y-%m-%d %H:%M:%S')
         os.write(fd, f"pid {os.getpid()} on host {socket.gethostname()}, since {since}\n".encode())

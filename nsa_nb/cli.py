@@ -11,7 +11,7 @@ from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError
-from .checkpoint import model_from_checkpoint, RunLocked, DiskFull, CheckpointError
+from .checkpoint import model_from_checkpoint, RunLocked, DiskFull, CheckpointError, latest_checkpoint
 
 # %% auto #0
 __all__ = ['cli_parser', 'run_cli', 'train_main', 'nsa_nb_train', 'generate_main', 'nsa_nb_generate']
@@ -52,8 +52,8 @@ def train_main(overrides:list=(),     # config overrides `section.field=value` a
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
 ending with a generated sample. Under torchrun (RANK/WORLD_SIZE/LOCAL_RANK set) each process is one DDP rank.
 Exit codes: 0 done (or --resume of a finished run: nothing changed), 1 refused by preflight or data (also --resume
-with nothing to resume), 2 bad config or usage (a malformed YAML file or override, an unknown field, --resume with
-another model or train.batch_size), 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run (its
+with nothing to resume, or a train.out_dir this user cannot write), 2 bad config or usage (a malformed YAML file or override, an unknown field, --resume with
+another model, train.batch_size or train.seq_len), 3 stopped on a non-finite loss, 4 train.out_dir in use by another live run (its
 pid and host are named), 5 the disk is full while writing a checkpoint (the previous one is kept: free space, then
 --resume), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint (continue with --resume; a
 second signal exits at once with the same code, saving nothing), 130 also for Ctrl-C before the first step (no
@@ -77,8 +77,10 @@ checkpoint written)."""
         print(f"nsa_nb_train: {e}", file=sys.stderr); return 5
     except OSError as e:                                                    # a full disk outside a checkpoint write
         if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
+        then = ("continue with --resume" if latest_checkpoint(cfg.train.out_dir) else
+                "run it again (no checkpoint was written yet, so there is nothing to resume)")
         print(f"nsa_nb_train: the disk is full: no space left writing {e.filename or cfg.train.out_dir}; free some "
-              f"space there and continue with --resume", file=sys.stderr); return 5
+              f"space there and {then}", file=sys.stderr); return 5
     except KeyboardInterrupt:                        # Ctrl-C before the steps start (they handle it themselves)
         if os.environ.get('RANK', '0') == '0':
             print("\nnsa_nb_train: interrupted before the first step; no checkpoint was written", file=sys.stderr)

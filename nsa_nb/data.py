@@ -210,6 +210,12 @@ def local_check(path:str, text_field:str='text', max_docs:int=0,
     p, w, n = [], [], 0
     try: files = local_files(path)
     except DataUnavailable as e: return [str(e)], [], 0
+    empty = [f for f in files if f.stat().st_size == 0]
+    if empty and len(empty) == len(files):
+        what = f"its file {files[0]} is" if len(files) == 1 else f"all {len(files)} of its files (e.g. {files[0]}) are"
+        return [f"data.path={path}: {what} empty (0 bytes): nothing to train on; point data.path at text"], [], 0
+    if empty: w.append(f"data.path: {len(empty)} of its {len(files)} files are empty (0 bytes), e.g. {empty[0]}")
+    files = [f for f in files if f not in empty]                                # no documents in them
     for i, f in enumerate(files):
         if f.suffix == '.parquet':
             try:

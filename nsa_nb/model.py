@@ -296,7 +296,8 @@ def generate(self:TransformerLM,
             ) -> torch.Tensor:
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
     if idx.dim() == 1: idx = idx[None]
-    if max_new_tokens <= 0: return idx
+    if max_new_tokens < 0: raise ValueError(f"max_new_tokens={max_new_tokens}: must be >= 0 (0 returns the prompt)")
+    if max_new_tokens == 0: return idx
     use_cache = self.has_decode_cache() if cached is None else cached
     if use_cache and not self.has_decode_cache():
         raise ValueError("cached=True needs a decode cache in every layer (model.attn='window' has none): "

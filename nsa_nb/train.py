@@ -21,19 +21,21 @@ from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_op
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
-                               resumable_checkpoint, RunLock, lock_holder)
+                               resumable_checkpoint, RunLock, RunLocked, lock_holder, in_use, checkpoint_record)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
 # %% auto #0
-__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env', 'resolve_device',
-           'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'PreflightError',
-           'count_params', 'preflight', 'lm_loss', 'Task', 'make_task', 'Trainer', 'config_lines', 'Readout',
-           'duration', 'compile_counts', 'train', 'synthetic_train_step', 'train_throughput']
+__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'CPU_NSA_SLOW_LEN', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env',
+           'resolve_device', 'resolve_precision', 'autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes',
+           'PreflightError', 'count_params', 'checkpoints_to_write', 'preflight', 'lm_loss', 'Task', 'make_task',
+           'Trainer', 'config_lines', 'Readout', 'duration', 'compile_counts', 'train', 'synthetic_train_step',
+           'train_throughput']
 
 # %% ../nbs/09_train.ipynb #3c830f1d
 LONG_RUN_STEPS = 5000        # runs this long must checkpoint, use a real model and low precision on a GPU
 TOY_PARAMS = 20_000_000      # fewer parameters than this is a toy model (a dim-128 model is far below it)
+CPU_NSA_SLOW_LEN = 1024      # from this train.seq_len a CPU run of NSA (its PyTorch reference) is warned: minutes lost
 
 @dataclass
 class DistEnv:
@@ -115,7 +117,7 @@ def _small_text(dc) -> bool:
     "Is the text small enough that the preflight makes its splits, the only way to know whether they fill a batch?"
     if dc.dataset not in ('stdlib', 'local'): return False
     if 0 < dc.max_docs <= SMALL_TEXT_DOCS: return True
-    if dc.dataset == 'stdlib': return False                         # about 10 MB of documents: they fill any batch
+    if dc.dataset == 'stdlib': return True                          # about 10 MB of documents: split in a second or two
     try: return sum(map(_text_bytes, local_files(dc.path))) <= SMALL_TEXT_BYTES
     except Exception: return False                                  # unreadable files are local_check's problem
 
@@ -170,14 +172,21 @@ def _out_dir_problems(out:Path) -> list[str]:
         return [f"train.out_dir={out}: {up} is not writable by this user; choose a folder you can write"]
     return []
 
-def _disk_problems(cfg:RunConfig, n_params:int) -> list[str]:
-    "Room for two checkpoints (the new one is written before the old one goes): fp32 weights and two AdamW moments."
-    out = Path(cfg.train.out_dir)
+def checkpoints_to_write(tc:TrainConfig, start:int=0) -> int:
+    "How many checkpoint files a run from step `start` has on its disk at most: one every `save_every`, the last one, and with `keep_last` at most that many plus the one being written."
+    n = len(range(start + tc.save_every, tc.steps, tc.save_every)) + 1 if tc.save_every else 1
+    return min(n, tc.keep_last + 1) if tc.keep_last else n
+
+def _disk_problems(cfg:RunConfig, n_params:int, start:int=0) -> list[str]:
+    "Room for the checkpoints the run writes from step `start` (`checkpoints_to_write`): fp32 weights and two AdamW moments each."
+    tc, out = cfg.train, Path(cfg.train.out_dir)
     while not out.exists() and out != out.parent: out = out.parent
-    need, free = 2 * 12 * n_params, shutil.disk_usage(out).free
-    if free >= need: return []
-    return [f"train.out_dir={cfg.train.out_dir}: {free / GiB:.2f} GiB free on its disk, but two checkpoints of this "
-            f"model take about {need / GiB:.2f} GiB; free some space or choose a folder on a larger disk"]
+    n, each, free = checkpoints_to_write(tc, start), 12 * n_params, shutil.disk_usage(out).free
+    if free >= n * each: return []
+    keep = (f"train.keep_last=2 keeps the newest two, " if not tc.keep_last or tc.keep_last > 2 else '')
+    return [f"train.out_dir={tc.out_dir}: {free / GiB:.2f} GiB free on its disk, but the run writes {n} checkpoint(s) "
+            f"of about {each / GiB:.2f} GiB (train.save_every={tc.save_every}, train.keep_last={tc.keep_last}): "
+            f"{n * each / GiB:.2f} GiB; {keep}free some space, or choose a folder on a larger disk"]
 
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
               check_data:bool=True,
@@ -222,6 +231,10 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     if device.type == 'cpu' and (tflop := 6 * n_params * tc.batch_size * tc.seq_len / world_size / 1e12) >= 1:
         warns.append(f"{tflop:.1f} TFLOP a step per rank (6 x parameters x tokens) on a CPU: tens of seconds or more a "
                      f"step here; train on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
+    if device.type == 'cpu' and cfg.model.attn == 'nsa' and tc.seq_len >= CPU_NSA_SLOW_LEN:
+        warns.append(f"model.attn='nsa' at train.seq_len={tc.seq_len} on a CPU runs NSA's PyTorch reference, several times "
+                     f"slower than dense attention there (at 4096 on 2 cores: 1,470 against 4,952 tokens/s, 2.2x the memory): "
+                     f"NSA pays off on a GPU's kernels; on a CPU use model.attn=dense, or a shorter train.seq_len")
     if not 0 <= tc.reopen_gates < 1:
         problems.append(f"train.reopen_gates={tc.reopen_gates}: must be in [0, 1) (a gate value; 0: gates as trained)")
     if tc.reopen_gates and not tc.init_from:
@@ -233,11 +246,11 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         problems.append(f"train.init_from={tc.init_from}: no checkpoint there; give a checkpoints/step_XXXXXXX.pt file "
                         f"or a run directory that holds one")
     out = Path(tc.out_dir)
-    problems += _out_dir_problems(out) or _disk_problems(cfg, n_params)
+    start = int(latest_checkpoint(out).stem.split('_')[1]) if resume and _has_checkpoints(out) else 0
+    problems += _out_dir_problems(out) or _disk_problems(cfg, n_params, start)
     holder = lock_holder(out) if check_lock else None
     if holder:
-        problems.append(f"train.out_dir={tc.out_dir} is in use by another run ({holder}); wait for it to finish, stop "
-                        f"it, or set train.out_dir to another folder")
+        problems.append(f"train.out_dir={in_use(tc.out_dir, holder)}")
     if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
         n = torch.cuda.device_count()
         problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
@@ -314,8 +327,9 @@ class Trainer:
 def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--preflight`), else a few lines of key=value
     "Run the preflight; print the resolved config, warnings and problems; raise `PreflightError` listing every problem."
     holds = self.lock is not None and self.lock.fd is not None              # the run's own lock: not a problem
-    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume,
-                                check_lock=self.env.main and not holds)
+    holder = lock_holder(self.out) if self.env.main and not holds else None
+    if holder and not full: raise RunLocked(in_use(self.out, holder))   # a run: exit 4; --preflight lists it with the rest
+    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume, check_lock=bool(holder))
     tc, mbs = self.tc, None
     try: mbs = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
     except ValueError: pass
@@ -482,6 +496,15 @@ def find_resume(self:Trainer):
     if self.ck is None:
         raise ConfigError([f"--resume: none of the {len(bad)} checkpoint(s) in {self.out / 'checkpoints'} verifies "
                            f"and loads; start a new train.out_dir (or train.overwrite=true there)"], 'resume')
+    if self.env.main and not checkpoint_record(self.ck).is_file():
+        print(f"warning: --resume loads {self.ck} unverified: it has no record of its size and sha256 "
+              f"({checkpoint_record(self.ck).name}), so damage to it would go unnoticed", file=sys.stderr, flush=True)
+    was = self.ck_state.get('config', {}).get('train', {}).get('seq_len', self.tc.seq_len)
+    if was != self.tc.seq_len:
+        raise ConfigError([f"--resume: train.seq_len={self.tc.seq_len}, but {self.ck} was trained with "
+                           f"train.seq_len={was}: its data position and its token count are in samples of {was} tokens; "
+                           f"resume with train.seq_len={was}, or start a new train.out_dir with "
+                           f"train.init_from={self.ck} (the weights, at the new length)"], 'resume')
     was = self.ck_state.get('config', {}).get('train', {}).get('batch_size', self.tc.batch_size)
     if was != self.tc.batch_size:
         raise ConfigError([f"--resume: train.batch_size={self.tc.batch_size}, but {self.ck} was trained with "
@@ -693,15 +716,24 @@ def run(self:Trainer, stop_after:int|None=None) -> dict:
     "Train; returns the metrics (with `losses`: {step: loss} of this session)."
     self.lock = RunLock(self.out) if self.env.main else None
     try:
-        if self.lock and self.out.is_dir(): self.lock.acquire()    # before the preflight's verdict on its files
+        if self.lock and self.out.is_dir(): self.take_lock()         # before the preflight's verdict on its files
         self.check()
-        if self.lock and self.lock.fd is None: self.lock.acquire()
+        if self.lock and self.lock.fd is None: self.take_lock()
         self.find_resume()
         if self.ck_state is not None and self.ck_state['step'] >= self.tc.steps: return self.finished()
         self.setup(); self.start(); self.compile_check()
         return self.loop(stop_after)
     finally:
         if self.lock: self.lock.release()
+
+@patch
+def take_lock(self:Trainer):
+    "Take the run's lock (`RunLock`); a folder this user cannot write is a `PreflightError` saying so, not a traceback."
+    try: self.lock.acquire()
+    except PermissionError:
+        raise PreflightError([f"train.out_dir={self.out}: this user cannot write there ({self.lock.path}: permission "
+                              f"denied); choose a folder you can write, or change its permissions"],
+                             "run (nothing was started)") from None
 
 @patch
 def finished(self:Trainer) -> dict:
@@ -713,10 +745,18 @@ def finished(self:Trainer) -> dict:
     return {**self.result(), 'sample': None}
 
 @patch
+def saved_so_far(self:Trainer) -> str:
+    "What a second signal leaves: the checkpoint of this step if it is written, else the last one (or none)."
+    if self.last_ckpt is None: return "no checkpoint of this run was written"
+    step = int(Path(self.last_ckpt).stem.split('_')[1])
+    if step == self.step: return f"the checkpoint of step {step} is written ({self.last_ckpt}); continue with --resume"
+    return f"nothing saved after step {step} (the last checkpoint, {self.last_ckpt})"
+
+@patch
 def on_signal(self:Trainer, signum, frame):
-    "The first SIGTERM/SIGINT: stop after this step. A second: exit at once (no checkpoint)."
+    "The first SIGTERM/SIGINT: stop after this step. A second: exit at once, saving nothing more."
     if self.stop_signal is not None:
-        os.write(2, f"\n{signal.Signals(signum).name} again: exiting at once, nothing saved\n".encode())
+        os.write(2, f"\n{signal.Signals(signum).name} again: exiting at once; {self.saved_so_far()}\n".encode())
         os._exit(128 + signum)
     self.stop_signal = signum
 
