@@ -36,6 +36,7 @@ setuptools.setup(
     extras_require={'triton': _reqs('triton_requirements'),
                     'data': _reqs('data_requirements'),
                     'tb': _reqs('tb_requirements'),
+                    'docs': _reqs('docs_requirements'),
                     'dev': _reqs('dev_requirements') + _reqs('triton_requirements') + _reqs('data_requirements') + _reqs('tb_requirements')},
     entry_points={'console_scripts': cfg.get('console_scripts', '').split(),
                   'nbdev': [f"{cfg['lib_path']}={cfg['lib_path']}._modidx:d"]},

@@ -1,24 +1,19 @@
-"""Prove that every notebook goes through nbdev's own docs processing, as `nbdev_docs` would run it, without Quarto
-(CI's last step; a minute or two on a CPU).
+"""Check nbdev's docs processing of every notebook, as `nbdev_docs` runs it (CI runs it after scripts/docs.py, which
+does the processing; a minute or two on a CPU when nothing is processed yet).
 
 nbdev_docs = (install Quarto) + build the module index + sidebar + `proc_nbs` (nbdev's processors, which insert
-and execute a `show_doc` cell for every exported symbol) + `quarto render`. Quarto cannot be installed on our CI
-machines, so this script runs every step but the last, then renders `show_doc` for every name in each module's
-`__all__` and checks that the processed notebooks document them. Run from the repo root: python scripts/check_docs.py
+and execute a `show_doc` cell for every exported symbol) + `quarto render`. scripts/docs.py runs those steps and then
+renders (Quarto where installed, Sphinx where not); this script runs the same steps (`docs.prepare`, which reprocesses
+only notebooks changed since the last build), then renders `show_doc` for every name in each module's `__all__` and
+checks that the processed notebooks document them. Run from the repo root: python scripts/check_docs.py
 """
 import importlib, json, pkgutil, sys
 from pathlib import Path
-import nbdev.doclinks
-from nbdev.config import get_config
-from nbdev.quarto import nbdev_sidebar, refresh_quarto_yml
-from nbdev.serve import proc_nbs
 from nbdev.showdoc import show_doc
+sys.path.insert(0, str(Path(__file__).parent))
+from docs import prepare
 
-cfg = get_config()
-refresh_quarto_yml()
-nbdev.doclinks._build_modidx()
-nbdev_sidebar.__wrapped__(path=cfg.nbs_path)
-cache = proc_nbs(force=True, n_workers=0)          # raises on any processor or show_doc error
+cfg, cache = prepare(n_workers=0)                   # raises on any processor or show_doc error
 
 lib = importlib.import_module(cfg.lib_name)
 n_ok, failed = 0, []

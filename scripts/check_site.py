@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, unquote
 RAW = {'Quarto cell option': r'#\|', 'Quarto div fence': r'(^|\s):::', 'Quarto link attributes': r'\{target=',
        'attribute braces': r'\{[.#][\w-]+', 'display math': r'\$\$', 'inline math': r'\$[^\s$][^$\n]{0,80}\$',
        'raw TeX': r'\\(begin|end|frac|tfrac|mathrm|left|right|tilde|sum|varphi)\b', 'Markdown link': r'\]\((https?:|#|\./|[\w-]+\.(html|ipynb|md))',
-       'Markdown heading': r'(^|\n)#{1,6} \w', 'Markdown emphasis': r'(^|\s)\*\*\w[^*\n]*\*\*', 'MyST directive': r'```\{|\{(toctree|note|warning)\}',
+       'Markdown heading': r'(^|\n)#{1,6} \w', 'Markdown emphasis': r'(^|\s)\*\*\w[^*\n]*\*\*|\w[.,:;)]?\*(\s|$)', 'MyST directive': r'```\{|\{(toctree|note|warning)\}',
        'HTML comment': r'<!--'}
 
 TEXT_JS = """

@@ -22,8 +22,9 @@ def log_pages(nbs):
     "The dated log, newest last, as paths relative to nbs/."
     return [p.relative_to(nbs).as_posix() for p in sorted((nbs/'log').glob('*.md'))]
 
-def prepare():
-    "nbdev's steps of `nbdev_docs` before rendering (as nbdev.quarto._pre_docs, without installing Quarto)."
+def prepare(n_workers=None):
+    """nbdev's steps of `nbdev_docs` before rendering (as nbdev.quarto._pre_docs, without installing Quarto).
+    n_workers: processes for nbdev's processing (spawned: the caller's script needs a __main__ guard unless 0)."""
     import nbdev.doclinks
     from nbdev.config import get_config
     from nbdev.quarto import nbdev_sidebar, refresh_quarto_yml, IndentDumper
@@ -37,7 +38,7 @@ def prepare():
     if logs := log_pages(cfg.nbs_path):                             # the dated log: its own section, last
         sb['website']['sidebar']['contents'].append({'section': 'Log', 'contents': logs})
     sb_path.write_text(yaml.dump(sb, Dumper=IndentDumper, sort_keys=False))
-    cache = proc_nbs(cfg.nbs_path, n_workers=0)                     # inserts and runs show_doc for every export
+    cache = proc_nbs(cfg.nbs_path, **({} if n_workers is None else {'n_workers': n_workers}))  # show_doc for every export
     fill_asis(cache)
     return cfg, Path(cache)
 
@@ -108,6 +109,13 @@ def md_fix(text, pages, site, dead={}):
                   lambda m: f"]({site}{pages.get(m[1], m[1])}.html{m[2] or ''})", text)
     return text
 
+def docstring_emphasis(md):
+    "show_doc sets a docstring in `*...*`: a `*` inside it (`i*d`) would end the emphasis and show, so escape those."
+    def esc(m):
+        parts = re.split(r'(`[^`]*`)', m[1])
+        return '*' + ''.join(p if p.startswith('`') else p.replace('*', r'\*') for p in parts) + '*'
+    return re.sub(r'(?m)^\*(?!\*)((?:(?!\n\n).)+?)\*(?=\n\n|\n?\Z)', esc, md, flags=re.S)
+
 def adapt_nb(nb, pages, site, dead):
     "A processed notebook as Quarto shows it, in myst-nb's terms."
     front, i = front_matter(nb)
@@ -139,7 +147,7 @@ def adapt_nb(nb, pages, site, dead):
             data = o.get('data', {})
             data.pop('application/vnd.jupyter.widget-view+json', None)  # no widget JS (it would come from a CDN)
             if 'text/markdown' in data:   # show_doc's rule above each name: a border in CSS (docutils allows no rule here)
-                data['text/markdown'] = re.sub(r'^---\s*$', '', md_fix(''.join(data['text/markdown']), pages, site, dead), flags=re.M)
+                data['text/markdown'] = docstring_emphasis(re.sub(r'^---\s*$', '', md_fix(''.join(data['text/markdown']), pages, site, dead), flags=re.M))
             outs.append(o)
         c['outputs'] = outs
         c = {k: c[k] for k in ('cell_type', 'execution_count', 'source', 'outputs') if k in c}   # nbdev's has_sd etc. go
@@ -229,7 +237,7 @@ def add_toctree(toc):
         for cap, pages in toc:
             pages = [p for p in pages if p != docname]
             md = '```{toctree}\n:hidden:\n' + (f':caption: {cap}\n' if cap else '') + '\n' + '\n'.join(pages) + '\n```'
-            nb['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': md})
+            nb['cells'].append({'cell_type': 'markdown', 'id': f'toc{len(nb["cells"])}', 'metadata': {}, 'source': md})
         source[0] = json.dumps(nb)
     return f
 
@@ -240,29 +248,36 @@ def local_links(out, site):
         t = p.read_text()
         if site in t: p.write_text(t.replace(f'href="{site}', f'href="{up}'))
 
-def render_sphinx(cfg, cache, jobs):
+def render_sphinx(cfg, cache, jobs, quiet=False, strict=False):
     from sphinx.application import Sphinx
-    src, static, out = BUILD/'src', BUILD/'static', Path(cfg.doc_path)
+    src, static, out = BUILD/'src', BUILD/'static', BUILD/'html'   # (myst-nb writes beside the output folder)
     toc, site = sphinx_sources(cfg, cache, src)
     static.mkdir(parents=True, exist_ok=True)
     (static/'nbdev.css').write_text(CSS)
     mathjax(static)
     shutil.rmtree(out, ignore_errors=True)
     app = Sphinx(str(src), None, str(out), str(BUILD/'doctrees'), 'html', confoverrides=sphinx_config(cfg, toc, static),
-                 freshenv=True, parallel=jobs, keep_going=True)
+                 freshenv=True, parallel=jobs, status=None if quiet else sys.stdout, warningiserror=strict)
     app.connect('source-read', add_toctree(toc))
     app.connect('doctree-resolved', add_pandoc_ids)
     app.build()
+    if app.statuscode: sys.exit(app.statuscode)
     local_links(out, site)
     (out/'.nojekyll').touch()                                       # GitHub Pages: serve _static/ as it is
-    if app.statuscode: sys.exit(app.statuscode)
+    shutil.rmtree(cfg.doc_path, ignore_errors=True)
+    shutil.move(str(out), str(cfg.doc_path))
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--sphinx', action='store_true', help='the Quarto-free renderer even where Quarto is installed')
+    ap.add_argument('-q', '--quiet', action='store_true', help="only Sphinx's warnings and errors")
+    ap.add_argument('-W', '--strict', action='store_true', help="Sphinx's warnings are errors")
     ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1, help='Sphinx processes')
     a = ap.parse_args()
+    if a.quiet:   # nbdev's FAQ hint on cells that import and run code (on purpose here: Triton's interpreter comes first)
+        os.environ['PYTHONWARNINGS'] = 'ignore:Found cells containing imports'   # (nbdev processes in spawned workers)
+        import warnings; warnings.filterwarnings('ignore', 'Found cells containing imports')
     cfg, cache = prepare()
     if shutil.which('quarto') and not a.sphinx: render_quarto(cfg, cache)
-    else: render_sphinx(cfg, cache, a.jobs)
+    else: render_sphinx(cfg, cache, a.jobs, a.quiet, a.strict)
     print(f'docs: {cfg.doc_path}/index.html')
