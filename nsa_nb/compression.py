@@ -8,19 +8,26 @@ import math, functools
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .reference import upcast, check_qkv, masked_attend, chunked_queries, attention_ref
+from .reference import upcast, check_qkv, masked_attend, chunked_queries, attention_ref, Docs, doc_pos, docs_from_cu, doc_spans, check_docs_alone
 
 # %% auto #0
-__all__ = ['n_cmp_blocks', 'cmp_block_visible', 'block_view', 'block_mean', 'Compressor', 'compressed_attention']
+__all__ = ['n_cmp_blocks', 'cmp_block_visible', 'block_view', 'block_gather', 'block_mean', 'chunk_mean', 'cmp_slots',
+           'Compressor', 'compressed_attention']
 
 # %% ../nbs/02_compression.ipynb #9751420a
 def n_cmp_blocks(T:int, l:int, d:int) -> int:
     "Number of complete compression blocks `[i*d, i*d+l)` in `T` tokens."
     return 0 if T < l else (T - l) // d + 1
 
-def cmp_block_visible(t:torch.Tensor, n:int, l:int, d:int) -> torch.Tensor:
-    "Mask `[len(t), n]`: compressed block i is visible to query t iff its last token i*d+l-1 <= t."
-    return (torch.arange(n, device=t.device) * d + l - 1) <= t[:, None]
+def cmp_block_visible(t:torch.Tensor, n:int, l:int, d:int,
+                      first:torch.Tensor|None=None, # packed documents: slot of each query's document's first block
+                     ) -> torch.Tensor:
+    """Mask `[*t.shape, n]`: compressed block i is visible to query t iff i*d+l-1 <= t; with `first`, t is the position
+    in the query's document and slot i holds that document's block i - first."""
+    i = torch.arange(n, device=t.device)
+    if first is None: return (i * d + l - 1) <= t[..., None]
+    i = i - first[..., None]
+    return (i >= 0) & (i * d + l - 1 <= t[..., None])
 
 # %% ../nbs/02_compression.ipynb #c851b5e6
 def block_view(x:torch.Tensor, l:int, d:int) -> torch.Tensor:
@@ -30,15 +37,42 @@ def block_view(x:torch.Tensor, l:int, d:int) -> torch.Tensor:
     if N == 0: return x.new_empty(B, 0, l, H, D)
     return x.unfold(1, l, d)[:, :N].permute(0, 1, 4, 2, 3)  # unfold: [B, N, H, D, l]
 
-def block_mean(x:torch.Tensor, l:int, d:int) -> torch.Tensor:
+def block_gather(x:torch.Tensor, starts:torch.Tensor, l:int) -> torch.Tensor:
+    "`x [B, T, H, D]` -> the blocks `[B, N, l, H, D]` starting at `starts [B, N]` (a copy)."
+    i = starts[..., None] + torch.arange(l, device=x.device)                                  # [B, N, l]
+    return x[torch.arange(x.shape[0], device=x.device)[:, None, None], i.clamp_max(x.shape[1] - 1)]
+
+def block_mean(x:torch.Tensor, l:int, d:int,
+               starts:torch.Tensor|None=None, # [B, N] first token of each block (packed documents, `cmp_slots`)
+              ) -> torch.Tensor:
     """The mean of every block of `x [B, T, H, D]`: `[B, N, H, D]` in x's dtype, summed in fp32 or wider; where d
     divides l, the mean of the block's l/d chunk means (no unfold: its backward is a scatter)."""
     N, acc = n_cmp_blocks(x.shape[1], l, d), torch.promote_types(x.dtype, torch.float32)
+    if starts is not None:                                  # the same sums on the gathered blocks [B, N, l, H, D]
+        xb = block_gather(x, starts, l)
+        if l % d or N == 0: return xb.mean(2, dtype=acc).to(x.dtype)
+        xs = xb.unflatten(2, (l // d, d)).mean(3, dtype=acc)                        # [B, N, r, H, D] chunk means
+        return chunk_mean((xs[:, :, i] for i in range(l // d)), l // d, x.dtype)
     if l % d or N == 0: return block_view(x, l, d).mean(2, dtype=acc).to(x.dtype)
     r = l // d                                                                      # chunks of d tokens per block
     xs = x[:, :(N - 1 + r) * d].unflatten(1, (N - 1 + r, d)).mean(2, dtype=acc)     # [B, N-1+r, H, D] chunk means
-    # block i: chunks i..i+r-1
-    return (functools.reduce(torch.add, (xs[:, i:i + N] for i in range(r))) / r).to(x.dtype)
+    return chunk_mean((xs[:, i:i + N] for i in range(r)), r, x.dtype)              # block i: chunks i..i+r-1
+
+def chunk_mean(chunks, r:int, dtype) -> torch.Tensor:
+    "The mean of `r` chunk means, added in order (one arithmetic for blocks in place and gathered)."
+    return (functools.reduce(torch.add, chunks) / r).to(dtype)
+
+# %% ../nbs/02_compression.ipynb #2cd1300c
+def cmp_slots(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The compressed blocks of packed documents in `N = n_cmp_blocks(T, l, d)` slots per row: `starts [B, N]` the first
+    token of each slot's block (0 past the row's last block), `first [B, T]` the slot of each token's document's first."""
+    B, T = docs.start.shape
+    p = torch.arange(T, device=docs.start.device)
+    ok = ((p - docs.start) % d == 0) & (p + l <= docs.end)                    # [B, T] a block starts at p
+    n = ok.cumsum(1)                                                           # [B, T] blocks starting at or before p
+    k = torch.arange(1, n_cmp_blocks(T, l, d) + 1, device=p.device).expand(B, -1).contiguous()
+    starts = torch.searchsorted(n, k)                                          # [B, N] where the k-th block starts
+    return torch.where(starts < T, starts, 0), (n - ok.long()).gather(1, docs.start)
 
 # %% ../nbs/02_compression.ipynb #fd00997d
 class Compressor(nn.Module):
@@ -54,10 +88,11 @@ class Compressor(nn.Module):
             # starts near 'avg'
             nn.init.normal_(self.fc2.weight, std=0.02 / math.sqrt(hidden)); nn.init.zeros_(self.fc2.bias)
 
-    def forward(self, x):
-        mean = block_mean(x, self.l, self.d)                  # [B, N, H, D]
+    def forward(self, x, docs:Docs|None=None):               # docs: packed documents, blocks in `cmp_slots`' slots
+        starts = None if docs is None else cmp_slots(docs, self.l, self.d)[0]      # [B, N]
+        mean = block_mean(x, self.l, self.d, starts)                               # [B, N, H, D]
         if self.phi == 'avg': return mean
-        xb = block_view(x, self.l, self.d)                    # [B, N, l, H, D]
+        xb = block_view(x, self.l, self.d) if starts is None else block_gather(x, starts, self.l)   # [B, N, l, H, D]
         xb = (xb + self.pos[:, None]).permute(0, 1, 3, 2, 4).flatten(3)  # [B, N, H, l*D]
         return mean + self.fc2(F.gelu(self.fc1(xb)))
 
@@ -68,16 +103,18 @@ def compressed_attention(q:torch.Tensor,     # [B, T, HQ, K] queries
                          l:int, d:int,       # block length and stride
                          scale:float|None=None, # default 1/sqrt(K)
                          chunk:int=128,      # queries per chunk
+                         docs:Docs|None=None, # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
                         ):
     """Attention over visible compressed blocks; returns `o [B, T, HQ, V]` and `lse [B, T, HQ]` (0 and -inf where none
     is visible)."""
     B, T, HQ, H, G, K, V = check_qkv(q, k_cmp, v_cmp)
     N, scale = k_cmp.shape[1], scale or 1 / math.sqrt(K)
+    first = None if docs is None else cmp_slots(docs, l, d)[1]                                 # [B, T]
     def one(t0, t1):
-        t = torch.arange(t0, t1, device=q.device)
+        vis = cmp_block_visible(doc_pos(t0, t1, docs, q.device), N, l, d, None if first is None else first[:, t0:t1])
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 3, 1, 4)              # [B, H, G, C, K]
         s = qc @ upcast(k_cmp).permute(0, 2, 3, 1)[:, :, None] * scale                         # [B, H, G, C, N]
-        oc, lc = masked_attend(s.masked_fill(~cmp_block_visible(t, N, l, d), float('-inf')),
+        oc, lc = masked_attend(s.masked_fill(~vis.unsqueeze(-3).unsqueeze(-3), float('-inf')),  # vis: [(B,) C, N]
                                upcast(v_cmp).transpose(1, 2)[:, :, None])
         return oc.permute(0, 3, 1, 2, 4).reshape(B, t1 - t0, HQ, V), lc.permute(0, 3, 1, 2).reshape(B, t1 - t0, HQ)
     o, lse = chunked_queries(one, T, chunk, q, k_cmp, v_cmp)

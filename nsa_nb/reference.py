@@ -5,12 +5,14 @@
 # %% ../nbs/01_reference.ipynb #8e81a23e
 from __future__ import annotations
 import math
+from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
 
 # %% auto #0
-__all__ = ['check_qkv', 'upcast', 'masked_softmax', 'masked_attend', 'chunked_queries', 'attention_ref', 'merge_attn']
+__all__ = ['check_qkv', 'upcast', 'masked_softmax', 'masked_attend', 'chunked_queries', 'Docs', 'doc_bounds', 'doc_pos',
+           'check_cu_seqlens', 'docs_from_cu', 'attention_ref', 'merge_attn', 'doc_spans', 'check_docs_alone']
 
 # %% ../nbs/01_reference.ipynb #3e5294e2
 def check_qkv(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor):
@@ -60,6 +62,55 @@ def chunked_queries(fn,              # fn(t0, t1) -> (o [B, t1-t0, ...], lse [B,
             for t0 in range(0, T, chunk)]
     return torch.cat([o for o, _ in outs], 1), torch.cat([l for _, l in outs], 1)
 
+# %% ../nbs/01_reference.ipynb #b29c2cbb
+class Docs(NamedTuple):
+    "Packed documents per token of a `[B, T]` batch: positions in its row of its document's first token and one past its last."
+    start: torch.Tensor   # [B, T] int64 s_t
+    end: torch.Tensor     # [B, T] int64 e_t
+
+def doc_bounds(cu_seqlens:torch.Tensor, B:int, T:int) -> Docs:
+    "`Docs` of the documents that `cu_seqlens [N+1]` (offsets in the flattened `B*T` tokens) describe."
+    c, p = cu_seqlens.long(), torch.arange(B * T, device=cu_seqlens.device)
+    i = torch.searchsorted(c, p, right=True) - 1                          # [B*T] each token's document
+    row = p - p % T                                                       # its row's first flat offset
+    return Docs((c[i] - row).view(B, T), (c[i + 1] - row).view(B, T))
+
+def doc_pos(t0:int, t1:int, docs:Docs|None, device=None) -> torch.Tensor:
+    "Positions `t - s_t` of queries `t0..t1-1` in their documents, `[B, C]`; without documents their rows', `[C]`."
+    t = torch.arange(t0, t1, device=device)
+    return t if docs is None else t - docs.start[:, t0:t1]
+
+# %% ../nbs/01_reference.ipynb #38216db5
+def check_cu_seqlens(cu_seqlens, B:int, T:int):
+    "A `TypeError`/`ValueError` naming the fix for `cu_seqlens` that are not the documents of a `[B, T]` batch."
+    cu, n = cu_seqlens, B * T
+    if not isinstance(cu, torch.Tensor): raise TypeError(f"cu_seqlens must be a torch.Tensor, got {type(cu).__name__}")
+    if cu.is_floating_point() or cu.is_complex() or cu.dtype == torch.bool:
+        raise TypeError(f"cu_seqlens is {cu.dtype}: pass integer offsets, e.g. cu_seqlens.int()")
+    if cu.dim() != 1 or len(cu) < 2:
+        raise ValueError(f"cu_seqlens must be 1-D [N+1], the offsets of N >= 1 documents in the B*T={n} tokens, got "
+                         f"shape {tuple(cu.shape)}")
+    if torch.compiler.is_compiling() or (cu.device.type != 'cpu' and (torch.is_grad_enabled() or
+                                                                      torch.cuda.is_current_stream_capturing())): return
+    c = cu.tolist()
+    if c[0] != 0 or c[-1] != n:
+        raise ValueError(f"cu_seqlens must start at 0 and end at B*T={n}, got {c[0]} ... {c[-1]}: give the offsets of "
+                         f"the documents in the flattened [B, T] = [{B}, {T}] tokens")
+    bad = next((i for i in range(1, len(c)) if c[i] <= c[i - 1] and c[i - 1] != n), None)
+    if bad is not None:
+        raise ValueError(f"cu_seqlens must increase (no empty documents), repeating only B*T={n} at its end: entry "
+                         f"{bad} is {c[bad]} after {c[bad - 1]}")
+    missing = sorted(set(range(0, n, T)) - set(c))
+    if missing:
+        raise ValueError(f"cu_seqlens lacks the row boundary {missing[0]}: a document spans two rows of T={T}; split it "
+                         f"there (every multiple of T must be an offset)")
+
+def docs_from_cu(cu_seqlens:torch.Tensor|None, B:int, T:int) -> Docs|None:
+    "The checked `Docs` of `cu_seqlens` (None: one sequence per row, None)."
+    if cu_seqlens is None: return None
+    check_cu_seqlens(cu_seqlens, B, T)
+    return doc_bounds(cu_seqlens.to(torch.long), B, T)
+
 # %% ../nbs/01_reference.ipynb #a7d3f9c2
 def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
                   k:torch.Tensor,      # [B, S, H, K] keys (S = T for self-attention)
@@ -67,6 +118,7 @@ def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
                   causal:bool=True,    # query t sees keys s <= t + (S - T) (the last T of S keys are the queries' own)
                   scale:float|None=None, # default 1/sqrt(K)
                   chunk:int=256,       # queries per chunk: peak memory O(chunk * S) per head
+                  docs:Docs|None=None, # packed documents (self-attention, S = T): keys of the query's own only
                  ):
     "Dense GQA attention; returns `o [B, T, HQ, V]` (dtype of q) and `lse [B, T, HQ]` (float32, natural log)."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -77,6 +129,8 @@ def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
         if causal:
             t = torch.arange(t0, t1, device=q.device)[:, None] + (S - T)
             s = s.masked_fill(torch.arange(S, device=q.device) > t, float('-inf'))
+        if docs is not None:                                                         # keys before s_t
+            s = s.masked_fill(torch.arange(S, device=q.device) < docs.start[:, None, None, t0:t1, None], float('-inf'))
         oc, lc = masked_attend(s, upcast(v).transpose(1, 2)[:, :, None])            # [B, H, G, C, V], [B, H, G, C]
         return oc.permute(0, 3, 1, 2, 4).reshape(B, t1 - t0, HQ, V), lc.permute(0, 3, 1, 2).reshape(B, t1 - t0, HQ)
     o, lse = chunked_queries(one, T, chunk, q, k, v)
@@ -89,3 +143,25 @@ def merge_attn(o1, lse1, o2, lse2):
     safe = torch.where(torch.isinf(lse), 0., lse)
     w1, w2 = torch.exp(lse1 - safe)[..., None], torch.exp(lse2 - safe)[..., None]
     return (w1 * upcast(o1) + w2 * upcast(o2)).to(o1.dtype), lse
+
+# %% ../nbs/01_reference.ipynb #1ec41ae0
+def doc_spans(cu_seqlens:torch.Tensor, T:int) -> list[tuple[int, int, int]]:
+    "`(row, start, end)` of each document of `cu_seqlens`, positions in its row (a host read: tests and plots)."
+    c = [int(v) for v in cu_seqlens.unique_consecutive()]
+    return [(a // T, a % T, a % T + b - a) for a, b in zip(c[:-1], c[1:])]
+
+def check_docs_alone(fn,            # fn(*inputs, docs) -> output [B, T, ...]; docs None: the inputs are one document
+                     inputs:tuple,  # float tensors [B, T, ...]
+                     cu_seqlens:torch.Tensor, eps:float=1e-5):
+    "Assert that each document's output of `fn` and its inputs' gradients are those of the document run alone."
+    B, T = inputs[0].shape[:2]
+    xs = [x.detach().requires_grad_() for x in inputs]
+    o = fn(*xs, docs_from_cu(cu_seqlens, B, T))
+    do = torch.randn_like(o)
+    g = torch.autograd.grad(o, xs, do, materialize_grads=True)   # a document may not use an input
+    for b, s, e in doc_spans(cu_seqlens, T):
+        one = [x[b:b + 1, s:e].detach().requires_grad_() for x in inputs]
+        o1 = fn(*one, None)
+        for what, x, y in [('output', o, o1), *zip(('gradient',) * len(g), g, torch.autograd.grad(o1, one, do[b:b + 1, s:e], materialize_grads=True))]:
+            err = (x[b:b + 1, s:e] - y).abs().max().item() if e > s else 0.
+            assert err < eps, f"document [{s}, {e}) of row {b}: its {what} differs from the document alone by {err:.2e}"
