@@ -8,8 +8,9 @@ import math
 import torch
 from .config import NSAConfig
 import torch.nn.functional as F
-from .reference import upcast, check_qkv, masked_softmax, masked_attend, chunked_queries, attention_ref
-from .compression import cmp_block_visible, n_cmp_blocks
+from .reference import (upcast, check_qkv, masked_softmax, masked_attend, chunked_queries, attention_ref, Docs, doc_pos,
+                              docs_from_cu, check_docs_alone)
+from .compression import cmp_block_visible, n_cmp_blocks, cmp_slots
 
 # %% auto #0
 __all__ = ['selection_block_weights', 'selection_scores', 'forced_blocks', 'topn_blocks', 'select_blocks', 'gather_blocks',
@@ -23,13 +24,18 @@ def selection_block_weights(n_cmp:int, n_slc:int, l:int, d:int, l_sel:int, devic
     return overlap.float() / d
 
 # %% ../nbs/03_selection.ipynb #49c7cbd7
-def selection_scores(q:torch.Tensor, k_cmp:torch.Tensor, t:torch.Tensor, W:torch.Tensor, l:int, d:int, scale:float):
-    "Group-summed selection-block scores `[B, C, H, n_slc]` for queries `q [B, C, HQ, K]` at positions `t [C]`."
+def selection_scores(q:torch.Tensor, k_cmp:torch.Tensor, t:torch.Tensor, W:torch.Tensor, l:int, d:int, scale:float,
+                     first:torch.Tensor|None=None):   # packed documents: [B, C] slot of each query's document's first block
+    """Group-summed selection-block scores `[B, C, H, n_slc]` for queries `q [B, C, HQ, K]` at positions `t [C]` (with
+    `first`: `t [B, C]` in their documents, and the scores are of their documents' blocks)."""
     B, C, HQ, K = q.shape
     N, H = k_cmp.shape[1], k_cmp.shape[2]
     s = torch.einsum('bchgk,bnhk->bchgn', upcast(q).view(B, C, H, HQ // H, K), upcast(k_cmp)) * scale
-    vis = cmp_block_visible(t, N, l, d)[None, :, None, None]                 # [1, C, 1, 1, N]
+    vis = cmp_block_visible(t, N, l, d, first)[..., None, None, :]           # [(B,) C, 1, 1, N]
     p_cmp = masked_softmax(s.masked_fill(~vis, float('-inf')))[0]            # Eq. 8; 0 where nothing is visible
+    if first is not None:                                                    # slot first + i -> the document's block i
+        i = (first[:, :, None, None, None] + torch.arange(N, device=q.device)).expand_as(p_cmp)
+        p_cmp = F.pad(p_cmp, (0, N)).gather(-1, i)
     return (p_cmp @ W.to(p_cmp.dtype)).sum(3)   # Eq. 9, then Eq. 10: sum over the G heads
 
 # %% ../nbs/03_selection.ipynb #94ceb293
@@ -40,13 +46,13 @@ def forced_blocks(j:torch.Tensor, t:torch.Tensor, cfg:NSAConfig) -> torch.Tensor
     return (j < cfg.n_init) | ((j > cur - cfg.n_local) & (j <= cur))
 
 def topn_blocks(scores:torch.Tensor, t:torch.Tensor, cfg:NSAConfig) -> torch.Tensor:
-    """Pick `cfg.n_sel` blocks per row of `scores [B, C, H, n_slc]` for queries at `t [C]`: forced ones first, then top
-    scores; sorted, -1 padded."""
+    """Pick `cfg.n_sel` blocks per row of `scores [B, C, H, n_slc]` for queries at `t [C]` (packed documents: `[B, C]`,
+    positions in their documents): forced ones first, then top scores; sorted, -1 padded."""
     n_slc = scores.shape[-1]
-    j, cur = torch.arange(n_slc, device=scores.device), (t // cfg.l_sel)[:, None]   # [n_slc], [C, 1]
+    j, cur = torch.arange(n_slc, device=scores.device), (t // cfg.l_sel)[..., None]   # [n_slc], [(B,) C, 1]
     visible = j <= cur                                                           # block starts at or before t
-    forced = forced_blocks(j, t[:, None], cfg)                                   # initial + local blocks
-    s = scores.masked_fill(forced[None, :, None], float('inf')).masked_fill(~visible[None, :, None], float('-inf'))
+    forced = forced_blocks(j, t[..., None], cfg)                                 # initial + local blocks
+    s = scores.masked_fill(forced[..., None, :], float('inf')).masked_fill(~visible[..., None, :], float('-inf'))
     val, idx = s.topk(min(cfg.n_sel, n_slc), dim=-1)
     idx = torch.where(val == float('-inf'), n_slc, idx).sort(-1).values        # invalid sorts last ...
     idx = torch.where(idx == n_slc, -1, idx)                                     # ... then becomes -1
@@ -61,28 +67,37 @@ def select_blocks(q:torch.Tensor,      # [B, T, HQ, K] queries (those of the com
                   cfg:NSAConfig,       # l, d, l_sel, n_sel, n_init, n_local
                   scale:float|None=None,
                   chunk:int|None=None, # queries per chunk (default cfg.chunk)
+                  docs:Docs|None=None, # packed documents: k_cmp in `cmp_slots`' slots, blocks counted in the document
                  ) -> torch.Tensor:
     "Selected block indices `[B, T, H, n_sel]` (int64, ascending, -1 padded), shared by the G heads of each group."
     B, T, HQ, K = q.shape
     n_slc, scale, chunk = math.ceil(T / cfg.l_sel), scale or 1 / math.sqrt(K), chunk or cfg.chunk
     W = selection_block_weights(k_cmp.shape[1], n_slc, cfg.l, cfg.d, cfg.l_sel, device=q.device)
+    first = None if docs is None else cmp_slots(docs, cfg.l, cfg.d)[1]                          # [B, T]
     out = []
     for t0 in range(0, T, chunk):
-        t = torch.arange(t0, min(T, t0 + chunk), device=q.device)
-        out.append(topn_blocks(selection_scores(q[:, t0:t0 + len(t)], k_cmp, t, W, cfg.l, cfg.d, scale), t, cfg))
+        t1 = min(T, t0 + chunk)
+        t, f = doc_pos(t0, t1, docs, q.device), None if first is None else first[:, t0:t1]   # [C] or [B, C]
+        out.append(topn_blocks(selection_scores(q[:, t0:t1], k_cmp, t, W, cfg.l, cfg.d, scale, f), t, cfg))
     return torch.cat(out, 1)
 
 # %% ../nbs/03_selection.ipynb #83eeeaa8
-def gather_blocks(x:torch.Tensor, idx:torch.Tensor, l_sel:int) -> torch.Tensor:
+def gather_blocks(x:torch.Tensor, idx:torch.Tensor, l_sel:int,
+                  start:torch.Tensor|None=None,   # [B, C] packed documents: the first token of each query's document
+                 ) -> torch.Tensor:
     """Tokens of the selected blocks: `x [B, T, H, D]`, `idx [B, C, H, n]` -> `[B, H, C, n*l_sel, D]` (-1 blocks give
-    block 0, masked later)."""
+    block 0, masked later); with `start`, block j of a query is `s_t + [j*l_sel, (j+1)*l_sel)`."""
     B, T, H, D = x.shape
+    ar = lambda n: torch.arange(n, device=x.device)
+    if start is not None:
+        pos = start[:, :, None, None, None] + idx.clamp_min(0)[..., None] * l_sel + ar(l_sel)   # [B, C, H, n, l_sel]
+        g = x[ar(B)[:, None, None, None, None], pos.clamp_max(T - 1), ar(H)[None, None, :, None, None]]
+        return g.transpose(1, 2).flatten(3, 4)
     n_slc = math.ceil(T / l_sel)
     # [B, H, n_slc, l_sel, D]
     xb = F.pad(x, (0, 0, 0, 0, 0, n_slc * l_sel - T)).view(B, n_slc, l_sel, H, D).permute(0, 3, 1, 2, 4)
     i = idx.clamp_min(0).permute(0, 2, 1, 3)                                                        # [B, H, C, n]
-    g = xb[torch.arange(B, device=x.device)[:, None, None, None], torch.arange(H,
-                                                                               device=x.device)[None, :, None, None], i]
+    g = xb[ar(B)[:, None, None, None], ar(H)[None, :, None, None], i]
     return g.flatten(3, 4)   # [B, H, C, n*l_sel, D]
 
 # %% ../nbs/03_selection.ipynb #33e34d1c
@@ -93,6 +108,7 @@ def selected_attention(q:torch.Tensor,    # [B, T, HQ, K]
                        l_sel:int,         # selection block length
                        scale:float|None=None,
                        chunk:int=128,     # queries per chunk
+                       docs:Docs|None=None, # packed documents: idx counts blocks from each query's document start
                       ):
     """Attention of each query over the tokens of its selected blocks with s <= t; returns `o [B, T, HQ, V]`, `lse [B,
     T, HQ]`."""
@@ -101,12 +117,13 @@ def selected_attention(q:torch.Tensor,    # [B, T, HQ, K]
         raise ValueError(f"idx must be [B, T, H, n_sel] = [{B}, {T}, {H}, n], got {tuple(idx.shape)}")
     scale = scale or 1 / math.sqrt(K)
     def one(t0, t1):
-        ic = idx[:, t0:t1].permute(0, 2, 1, 3)                                                   # [B, H, C, n]
+        ic, st = idx[:, t0:t1].permute(0, 2, 1, 3), None if docs is None else docs.start[:, t0:t1]   # [B, H, C, n]
         # [B, H, C, n*l_sel, K|V]
-        kg, vg = gather_blocks(upcast(k), idx[:, t0:t1], l_sel), gather_blocks(upcast(v), idx[:, t0:t1], l_sel)
-        pos = ic[..., None] * l_sel + torch.arange(l_sel, device=q.device)                       # [B, H, C, n, l_sel]
-        # selected and causal
-        ok = ((ic[..., None] >= 0) & (pos <= torch.arange(t0, t1, device=q.device)[:, None, None])).flatten(3)
+        kg, vg = gather_blocks(upcast(k), idx[:, t0:t1], l_sel, st), gather_blocks(upcast(v), idx[:, t0:t1], l_sel, st)
+        pos = ic[..., None] * l_sel + torch.arange(l_sel, device=q.device)      # [B, H, C, n, l_sel] (in the document)
+        t = doc_pos(t0, t1, docs, q.device)
+        t = t[:, None, None] if docs is None else t[:, None, :, None, None]    # [C, 1, 1] or [B, 1, C, 1, 1]
+        ok = ((ic[..., None] >= 0) & (pos <= t)).flatten(3)                                      # selected and causal
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 1, 3, 4)               # [B, H, C, G, K]
         s = (qc @ kg.transpose(-1, -2) * scale).masked_fill(~ok[:, :, :, None], float('-inf'))  # [B, H, C, G, n*l_sel]
         oc, lc = masked_attend(s, vg)                                                            # the G heads share vg

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math
 import torch
-from .reference import upcast, check_qkv, masked_attend, chunked_queries, attention_ref
+from .reference import upcast, check_qkv, masked_attend, chunked_queries, attention_ref, Docs, docs_from_cu, check_docs_alone
 
 # %% auto #0
 __all__ = ['window_mask', 'sliding_attention']
@@ -23,6 +23,7 @@ def sliding_attention(q:torch.Tensor,  # [B, T, HQ, K]
                       w:int,           # window: keys t-w < s <= t
                       scale:float|None=None,
                       chunk:int=128,   # queries per chunk
+                      docs:Docs|None=None, # packed documents: the window stops at the query's document start
                      ):
     "Sliding-window GQA attention; returns `o [B, T, HQ, V]` and `lse [B, T, HQ]`."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -32,7 +33,9 @@ def sliding_attention(q:torch.Tensor,  # [B, T, HQ, K]
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 3, 1, 4)               # [B, H, G, C, K]
         # [B, H, K, S], [B, H, S, V]
         kc, vc = upcast(k[:, s0:t1]).permute(0, 2, 3, 1), upcast(v[:, s0:t1]).transpose(1, 2)
-        m = window_mask(torch.arange(t0, t1, device=q.device), torch.arange(s0, t1, device=q.device), w)  # [C, S]
+        s = torch.arange(s0, t1, device=q.device)
+        m = window_mask(torch.arange(t0, t1, device=q.device), s, w)                               # [C, S]
+        if docs is not None: m = (m & (s >= docs.start[:, t0:t1, None]))[:, None, None]           # [B, 1, 1, C, S]
         oc, lc = masked_attend((qc @ kc[:, :, None] * scale).masked_fill(~m, float('-inf')), vc[:, :, None])
         return oc.permute(0, 3, 1, 2, 4).reshape(B, t1 - t0, HQ, V), lc.permute(0, 3, 1, 2).reshape(B, t1 - t0, HQ)
     o, lse = chunked_queries(one, T, chunk, q, k, v)
