@@ -10,7 +10,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from fastcore.basics import patch
 from .config import NSAConfig
-from .reference import upcast
+from .reference import upcast, Docs, docs_from_cu, doc_pos
 from .compression import Compressor, compressed_attention
 from .selection import select_blocks, selected_attention
 from .sliding import sliding_attention
@@ -50,9 +50,9 @@ def rope_cos_sin(T:int, dim:int, base:float=10000.0, offset:int=0, device=None):
     return ang.cos(), ang.sin()
 
 def apply_rope(x:torch.Tensor, cos:torch.Tensor, sin:torch.Tensor) -> torch.Tensor:
-    "Rotate pairs (x[..., :D/2], x[..., D/2:]) of `x [B, T, H, D]` by the angles of `cos, sin [T, D/2]`."
+    "Rotate pairs (x[..., :D/2], x[..., D/2:]) of `x [B, T, H, D]` by the angles of `cos, sin [T, D/2]` (or `[B, T, D/2]`)."
     x1, x2 = upcast(x).chunk(2, -1)
-    c, s = cos[:, None], sin[:, None]
+    c, s = cos[..., None, :], sin[..., None, :]                                 # [(B,) T, 1, D/2]: every head
     return torch.cat([x1 * c - x2 * s, x1 * s + x2 * c], -1).to(x.dtype)
 
 # %% ../nbs/05_attention.ipynb #9bfc99ee
@@ -80,10 +80,13 @@ class RopeTable(nn.Module):
         if self.cos.dtype != torch.float32: self.cos, self.sin = cos.to(self.cos.device), sin.to(self.sin.device)
         return self
 
-def rope_rows(layer:nn.Module, T:int, device):
-    "cos, sin `[T, d_k/2]` for an attention layer: rows of its model's `rope_table`, or made here (a layer on its own)."
+def rope_rows(layer:nn.Module, T:int, device,
+              pos:torch.Tensor|None=None):   # [B, T] positions < T (packed documents: in their documents)
+    """cos, sin `[T, d_k/2]` (at `pos`: `[B, T, d_k/2]`) for an attention layer: rows of its model's `rope_table`, or made
+    here (a layer on its own)."""
     table = getattr(layer, 'rope_table', None)
-    return table(T) if table is not None else rope_cos_sin(T, layer.d_k, layer.rope_base, device=device)
+    cos, sin = table(T) if table is not None else rope_cos_sin(T, layer.d_k, layer.rope_base, device=device)
+    return (cos, sin) if pos is None else (cos[pos], sin[pos])
 
 # %% ../nbs/05_attention.ipynb #cd55557c
 _FALLBACKS = collections.Counter()   # process-wide: reason -> count
@@ -138,13 +141,14 @@ def nsa_branches_ref(q:torch.Tensor,   # [B, T, HQ, K]
                      ks:tuple,         # keys for (cmp, sel, win): [B, T, H, K] each (one tensor thrice when shared)
                      vs:tuple,         # values for (cmp, sel, win): [B, T, H, V] each
                      phi_k:nn.Module, phi_v:nn.Module,  # compressors
-                     cfg:NSAConfig, scale:float|None=None):
+                     cfg:NSAConfig, scale:float|None=None,
+                     docs:Docs|None=None):   # packed documents (notebook 01): each token sees its own
     "Reference NSA branches: `(o_cmp, o_sel, o_win)` each `[B, T, HQ, V]`, and selected blocks `[B, T, H, n_sel]`."
-    k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
-    o_cmp, _ = compressed_attention(q, k_cmp, v_cmp, cfg.l, cfg.d, scale, cfg.chunk)
-    idx = select_blocks(q, k_cmp, cfg, scale)                                     # scores from p_cmp, Eq. 8-10
-    o_sel, _ = selected_attention(q, ks[1], vs[1], idx, cfg.l_sel, scale, cfg.chunk)
-    o_win, _ = sliding_attention(q, ks[2], vs[2], cfg.w, scale, cfg.chunk)
+    k_cmp, v_cmp = phi_k(ks[0], docs), phi_v(vs[0], docs)                         # [B, N, H, K|V]
+    o_cmp, _ = compressed_attention(q, k_cmp, v_cmp, cfg.l, cfg.d, scale, cfg.chunk, docs)
+    idx = select_blocks(q, k_cmp, cfg, scale, docs=docs)                          # scores from p_cmp, Eq. 8-10
+    o_sel, _ = selected_attention(q, ks[1], vs[1], idx, cfg.l_sel, scale, cfg.chunk, docs)
+    o_win, _ = sliding_attention(q, ks[2], vs[2], cfg.w, scale, cfg.chunk, docs)
     return (o_cmp, o_sel, o_win), idx
 
 # %% ../nbs/05_attention.ipynb #a791ab87
@@ -201,7 +205,8 @@ def _check_input(self:NSAttention, x):
                         "use torch.autocast")
 
 # %% ../nbs/05_attention.ipynb #724bee8d
-def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True):
+def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True,
+                  pos:torch.Tensor|None=None):   # [B, T] RoPE positions (packed documents: in each document)
     """`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, S, H, K]`, v `[B, T, S, H, V]` through `layer`'s q/k/v
     projections (S key/value sets: 1, or 3 with separate_kv), RoPE applied to q and k when `rope`: NSA's and the
     dense and window layers' projection (a decode step's, `decode_heads` in notebook 11, rotates at per-row positions)."""
@@ -210,24 +215,27 @@ def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True):
     k = layer.k_proj(x).view(B, T, -1, layer.n_kv, layer.d_k)
     v = layer.v_proj(x).view(B, T, -1, layer.n_kv, layer.d_v)
     if rope:
-        cos, sin = rope_rows(layer, T, x.device)                                # [T, K/2]
+        cos, sin = rope_rows(layer, T, x.device, pos)                           # [(B,) T, K/2]
         q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
     return q, k, v
 
 @patch
-def _heads(self:NSAttention, x):
-    "Project `x [B, T, dim]` to q `[B, T, HQ, K]` and per-branch (k, v) tuples, RoPE applied to q and k."
-    q, k, v = project_heads(self, x, self.rope)
+def _heads(self:NSAttention, x, pos=None):
+    "Project `x [B, T, dim]` to q `[B, T, HQ, K]` and per-branch (k, v) tuples, RoPE (at `pos [B, T]`) applied to q and k."
+    q, k, v = project_heads(self, x, self.rope, pos)
     ks, vs = k.unbind(2), v.unbind(2)
     return q, (ks * 3 if len(ks) == 1 else ks), (vs * 3 if len(vs) == 1 else vs)
 
 # %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
-def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False):
+def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|None=None):
     """The gated sum of the three branches on the resolved backend, and `(branches, idx)` (the branches with gradients
     when `branch_grads`); a requested triton path that cannot run falls back, counted."""
     backend = resolve_backend(self.backend, q.device)
-    if backend == 'triton':
+    if backend == 'triton' and docs is not None:
+        count_fallback('doc_mask_not_in_kernels', "NSA's Triton kernels do not take cu_seqlens yet (issue 56); running "
+                       "the reference path with the document mask", self.fallbacks)
+    elif backend == 'triton':
         kn = triton_kernels()
         if kn is None:
             count_fallback('triton_unavailable',
@@ -240,35 +248,40 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False):
                 return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg,
                                                 branch_grads=branch_grads)
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
-    branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg)
+    branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg, docs=docs)
     return gate_combine(g.to(branches[0].dtype), branches), branches, idx
 
 # %% ../nbs/05_attention.ipynb #b7be8c19
 @patch
 def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False,
-                   keep:bool=False):   # keep the stats on the module as `forward` does (with `track_stats`)
+                   keep:bool=False,   # keep the stats on the module as `forward` does (with `track_stats`)
+                   cu_seqlens:torch.Tensor|None=None):   # packed documents (notebook 01)
     "`forward_stats`'s result and `(ks, vs)`, the rotated keys and values it attended (a cache's prefill keeps them)."
     self._check_input(x)
     B, T, _ = x.shape
-    q, ks, vs = self._heads(x)
+    docs = docs_from_cu(cu_seqlens, B, T, x.device)
+    pos = None if docs is None else doc_pos(0, T, docs)                        # [B, T] positions in the documents
+    q, ks, vs = self._heads(x, pos)
     g = self.gate(x)                                                            # [B, T, HQ, 3]
-    o, branches, idx = self._attend(q, ks, vs, g, return_branches)              # Eq. 5 of the three branches
+    o, branches, idx = self._attend(q, ks, vs, g, return_branches, docs)        # Eq. 5 of the three branches
     y = self.o_proj(o.reshape(B, T, self.n_heads * self.d_v))
-    stats = dict(gates=g.detach(), idx=idx.detach())
+    stats = dict(gates=g.detach(), idx=idx.detach(), **({} if pos is None else dict(pos=pos)))
     if keep and self.track_stats: self._last = stats
     return y, branches if return_branches else None, stats, (ks, vs)
 
 @patch
-def forward_stats(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
+def forward_stats(self:NSAttention, x:torch.Tensor, cu_seqlens:torch.Tensor|None=None, return_branches:bool=False):
     """`forward` that changes no module state: `(y, branches or None, stats)`, `stats` the gates and selections that
     `get_*_stats` read (the model keeps them itself under activation checkpointing, which may not mutate modules)."""
-    return self._forward_parts(x, return_branches)[:3]
+    return self._forward_parts(x, return_branches, cu_seqlens=cu_seqlens)[:3]
 
 @patch
-def forward(self:NSAttention, x:torch.Tensor, return_branches:bool=False):
-    """`x [B, T, dim]` -> `y [B, T, dim]`; with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)`
-    `[B, T, HQ, V]`."""
-    y, branches, *_ = self._forward_parts(x, return_branches, keep=True)
+def forward(self:NSAttention, x:torch.Tensor,
+            cu_seqlens:torch.Tensor|None=None,   # int32 [N+1] offsets of packed documents in the B*T tokens (notebook 01)
+            return_branches:bool=False):
+    """`x [B, T, dim]` -> `y [B, T, dim]`, each token attending within its document of `cu_seqlens` (None: its row);
+    with `return_branches`, also the gated-sum inputs `(o_cmp, o_sel, o_win)` `[B, T, HQ, V]`."""
+    y, branches, *_ = self._forward_parts(x, return_branches, keep=True, cu_seqlens=cu_seqlens)
     return (y, branches) if return_branches else y
 
 # %% ../nbs/05_attention.ipynb #2ab0e078
@@ -285,17 +298,19 @@ def get_gate_stats(self:NSAttention) -> dict:
                 branch_shares=share.mean(0).tolist(), gate_mean=g.mean(0).tolist())
 
 # %% ../nbs/05_attention.ipynb #db98d944
-def selected_key_counts(idx:torch.Tensor, l_sel:int) -> torch.Tensor:
+def selected_key_counts(idx:torch.Tensor, l_sel:int,
+                        pos:torch.Tensor|None=None,   # [B, T] positions in the documents (packed documents)
+                       ) -> torch.Tensor:
     """Keys read per row by the selection branch: `idx [B, T, H, n]` -> `[B, T, H]` (tokens of selected blocks that are
     <= t)."""
-    t = torch.arange(idx.shape[1], device=idx.device)[None, :, None, None]
+    t = (torch.arange(idx.shape[1], device=idx.device) if pos is None else pos)[..., None, None]   # [(B,) T, 1, 1]
     return torch.where(idx >= 0, (t - idx * l_sel + 1).clamp(0, l_sel), 0).sum(-1)
 
 @patch
 def get_selection_stats(self:NSAttention) -> dict:
     "Statistics of the last forward's selections (empty before the first forward)."
     if 'idx' not in self._last: return {}
-    k = selected_key_counts(self._last['idx'], self.cfg.l_sel).float()
+    k = selected_key_counts(self._last['idx'], self.cfg.l_sel, self._last.get('pos')).float()
     cap = self.cfg.n_sel * self.cfg.l_sel
     return dict(k_mean=k.mean().item(), k_max=k.max().item(), k_cap=cap,
                 pct_at_max=(k == cap).float().mean().item() * 100,

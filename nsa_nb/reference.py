@@ -105,11 +105,11 @@ def check_cu_seqlens(cu_seqlens, B:int, T:int):
         raise ValueError(f"cu_seqlens lacks the row boundary {missing[0]}: a document spans two rows of T={T}; split it "
                          f"there (every multiple of T must be an offset)")
 
-def docs_from_cu(cu_seqlens:torch.Tensor|None, B:int, T:int) -> Docs|None:
-    "The checked `Docs` of `cu_seqlens` (None: one sequence per row, None)."
+def docs_from_cu(cu_seqlens:torch.Tensor|None, B:int, T:int, device=None) -> Docs|None:
+    "The checked `Docs` of `cu_seqlens` on `device` (default: cu_seqlens'); None for None (one sequence per row)."
     if cu_seqlens is None: return None
     check_cu_seqlens(cu_seqlens, B, T)
-    return doc_bounds(cu_seqlens.to(torch.long), B, T)
+    return doc_bounds(cu_seqlens.to(device or cu_seqlens.device, torch.long, non_blocking=True), B, T)
 
 # %% ../nbs/01_reference.ipynb #a7d3f9c2
 def attention_ref(q:torch.Tensor,      # [B, T, HQ, K] queries
