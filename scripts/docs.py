@@ -1,9 +1,9 @@
 """Build the docs site into _docs/: nbdev's processing as `nbdev_docs` runs it, then `quarto render` where Quarto is
 installed, and otherwise Sphinx (myst-nb) over the same processed notebooks.
 
-Both paths read one configuration: settings.ini, nbs/_quarto.yml, nbs/nbdev.yml (written from settings.ini by nbdev)
-and nbs/sidebar.yml (the reading order: nbdev's sidebar of the numbered notebooks, then the dated log nbs/log/ as a
-section of its own). Without Quarto, each processed notebook in _proc/ is turned into a MyST notebook that reads as
+Both paths read one configuration: settings.ini, and what nbdev writes from it into nbs/: nbdev.yml (title, site URL,
+repo) and sidebar.yml (the reading order: nbdev's sidebar of the numbered notebooks, then the dated log nbs/log/ as a
+section of its own); Quarto adds its _quarto.yml (theme and layout, which Sphinx takes from furo). Without Quarto, each processed notebook in _proc/ is turned into a MyST notebook that reads as
 Quarto renders it (the front matter's title and description; `#|` options stripped, `echo: false` hides the source,
 `output: asis` output read as Markdown; the page named by its `output-file`, so the doc links nbdev writes resolve),
 and math is served from MathJax's npm package copied into the site (no CDN). Run from the repo root:
@@ -207,12 +207,12 @@ def sphinx_config(cfg, toc, static):
         author=cfg.author, copyright=cfg.copyright, release=cfg.version, language='en', root_doc='index',
         html_baseurl=web['site-url'].rstrip('/') + '/', html_theme='furo', html_static_path=[str(static.resolve())],
         html_css_files=['nbdev.css'], mathjax_path='mathjax/tex-chtml.js', html_copy_source=False,
-        html_show_sourcelink=False, html_last_updated_fmt=None,
+        html_show_sourcelink=False,
         myst_enable_extensions=['dollarmath', 'amsmath', 'attrs_inline', 'attrs_block'],
         nb_execution_mode='off', nb_render_markdown_format='myst', nb_merge_streams=True, nb_ipywidgets_js={},
         suppress_warnings=['myst.header', 'misc.highlighting_failure'],
-        html_theme_options={'source_repository': web['repo-url'] + '/', 'source_branch': web['repo-branch'],
-                            'source_directory': 'nbs/', 'top_of_page_buttons': []})
+        html_theme_options={'top_of_page_buttons': [],   # (pages are renamed notebooks: no "view source" link)
+                            'footer_icons': [{'name': 'GitHub', 'url': web['repo-url'], 'html': 'GitHub', 'class': ''}]})
 
 def pandoc_id(text):
     "The id Quarto (pandoc) gives a heading: nbdev's doc links point at these (e.g. compression.html#block_mean)."
