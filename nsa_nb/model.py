@@ -14,11 +14,12 @@ from .config import ModelConfig, NSAConfig
 from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, triton_kernels, preload_kernels,
                               count_fallback)
 from .sliding import sliding_attention
+from .reference import Docs, docs_from_cu, doc_pos
 
 # %% auto #0
-__all__ = ['RMSNorm', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block',
-           'TransformerLM', 'LMHeadLoss', 'lm_head_loss', 'evaluating', 'sample_next', 'window_keys_per_query',
-           'nsa_keys_per_query']
+__all__ = ['RMSNorm', 'doc_causal_mask', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU',
+           'make_attention', 'Block', 'TransformerLM', 'LMHeadLoss', 'lm_head_loss', 'evaluating', 'sample_next',
+           'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -32,13 +33,21 @@ class RMSNorm(nn.Module):
         return (xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + self.eps)).to(x.dtype) * self.weight.to(x.dtype)
 
 # %% ../nbs/07_model.ipynb #0ad138bb
-def _sdpa_gqa(q, k, v):
-    "Causal SDPA on `q [B, HQ, T, K]`, `k [B, H, T, K]`, `v [B, H, T, V]` -> `[B, HQ, T, V]`."
-    if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-    try: return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+def _sdpa_gqa(q, k, v, mask=None):
+    """Causal SDPA on `q [B, HQ, T, K]`, `k [B, H, T, K]`, `v [B, H, T, V]` -> `[B, HQ, T, V]`; with `mask [B, 1, T, T]`
+    (True: attend) instead of the causal flag."""
+    kw = dict(is_causal=True) if mask is None else dict(attn_mask=mask)
+    if k.shape[1] == q.shape[1]: return F.scaled_dot_product_attention(q, k, v, **kw)
+    try: return F.scaled_dot_product_attention(q, k, v, enable_gqa=True, **kw)
     except TypeError:                                                  # torch < 2.5: no enable_gqa
         G = q.shape[1] // k.shape[1]
-        return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), is_causal=True)
+        return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), **kw)
+
+def doc_causal_mask(docs:Docs) -> torch.Tensor:
+    """SDPA's boolean mask `[B, 1, T, T]` of packed documents (True: key s <= t of query t's document): one `[T, T]` per
+    row, the dense baseline's reference (a GPU-fast masked dense path, FlexAttention or varlen, is still to come)."""
+    s = torch.arange(docs.start.shape[1], device=docs.start.device)
+    return ((s <= s[:, None]) & (s >= docs.start[..., None]))[:, None]
 
 # %% ../nbs/07_model.ipynb #5fff2ab0
 class GQAttention(nn.Module):
@@ -53,25 +62,29 @@ class GQAttention(nn.Module):
         self.v_proj = nn.Linear(dim, n_kv_groups * d_v, bias=False)
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
 
-    def _heads(self, x):
-        "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated), v `[B, T, H, V]`: one K/V set."
-        q, k, v = project_heads(self, x)
+    def _heads(self, x, pos=None):
+        "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated, at `pos [B, T]`), v `[B, T, H, V]`: one K/V set."
+        q, k, v = project_heads(self, x, pos=pos)
         return q, k.squeeze(2), v.squeeze(2)
 
-    def _out(self, q, k, v):
+    def _out(self, q, k, v, docs=None):
         "Attend and project back: `[B, T, dim]`."
-        return self.o_proj(self.attend(q, k, v).flatten(2))
+        return self.o_proj(self.attend(q, k, v, docs).flatten(2))
 
-    def forward(self, x): return self._out(*self._heads(x))
+    def forward(self, x, cu_seqlens=None):   # cu_seqlens: packed documents (notebook 01), each token sees its own
+        docs = docs_from_cu(cu_seqlens, *x.shape[:2], x.device)
+        return self._out(*self._heads(x, None if docs is None else doc_pos(0, x.shape[1], docs)), docs)
 
-    # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`
-    def attend(self, q, k, v): raise NotImplementedError
+    # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`; `docs` packed documents or None
+    def attend(self, q, k, v, docs=None): raise NotImplementedError
 
 class DenseAttention(GQAttention):
     "Causal GQA attention through SDPA: `x [B, T, dim]` -> `[B, T, dim]`."
-    def attend(self, q, k, v):
-        "`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal, every earlier key."
-        return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2)
+    def attend(self, q, k, v, docs=None):
+        """`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal, every earlier key (of the
+        query's document with `docs`)."""
+        mask = None if docs is None else doc_causal_mask(docs)
+        return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask).transpose(1, 2)
 
 # %% ../nbs/07_model.ipynb #9949acd8
 class WindowAttention(GQAttention):
@@ -82,15 +95,18 @@ class WindowAttention(GQAttention):
         self.w, self.backend, self.fallbacks = w, backend, collections.Counter()
         preload_kernels(backend)                                    # before any compile traces the layer
 
-    def attend(self, q, k, v):
+    def attend(self, q, k, v, docs=None):
         """Notebook 06a's banded kernel where NSA's Triton path would run (the same checks, `tensors_unsupported`),
-        else notebook 04's reference."""
+        else notebook 04's reference (and with packed documents `docs`, which the kernel does not take yet)."""
         if resolve_backend(self.backend, q.device) == 'triton':
             kn = triton_kernels()
             why = "the Triton kernels are not available here" if kn is None else kn.tensors_unsupported(q, k, v)
-            if why is None: return kn.sliding_attention_triton(q, k, v, self.w)[0]
-            count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
-        return sliding_attention(q, k, v, self.w)[0]
+            if docs is not None:
+                count_fallback('doc_mask_not_in_kernels', "the banded Triton kernel does not take cu_seqlens yet "
+                               "(issue 56); running the reference window with the document mask", self.fallbacks)
+            elif why is None: return kn.sliding_attention_triton(q, k, v, self.w)[0]
+            else: count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
+        return sliding_attention(q, k, v, self.w, docs=docs)[0]
 
 # %% ../nbs/07_model.ipynb #7e8e02ff
 def swiglu_hidden(dim:int, mlp_ratio:float) -> int:
@@ -124,17 +140,18 @@ class Block(nn.Module):
         super().__init__()
         self.norm1, self.attn = RMSNorm(mc.dim, mc.norm_eps), make_attention(mc, nsa)
         self.norm2, self.mlp = RMSNorm(mc.dim, mc.norm_eps), SwiGLU(mc.dim, swiglu_hidden(mc.dim, mc.mlp_ratio))
-    def forward(self, x): return self.residual(x, self.attn, self.mlp)
+    def forward(self, x, cu_seqlens=None):   # None: attn(h) as before (a decode cache's prefill replaces attn's forward)
+        return self.residual(x, self.attn if cu_seqlens is None else lambda h: self.attn(h, cu_seqlens), self.mlp)
     def residual(self, x, attn, mlp):
         "The block's two residual steps with `attn` and `mlp` (callables on the normed input) for its own layers."
         x = x + attn(self.norm1(x))
         return x + mlp(self.norm2(x))
-    def forward_stats(self, x):
+    def forward_stats(self, x, cu_seqlens=None):
         "`(output, the NSA layer's statistics or None)`, changing no module state (for activation checkpointing)."
-        if not isinstance(self.attn, NSAttention): return self(x), None
+        if not isinstance(self.attn, NSAttention): return self(x, cu_seqlens), None
         stats = []
         def attn(h):                                                                  # the layer's output; keeps its stats
-            a, _, s = self.attn.forward_stats(h); stats.append(s); return a
+            a, _, s = self.attn.forward_stats(h, cu_seqlens); stats.append(s); return a
         return self.residual(x, attn, self.mlp), stats[0]
 
 # %% ../nbs/07_model.ipynb #0be92b96
@@ -234,22 +251,25 @@ def _check_idx(self:TransformerLM, idx):
                          "with the model's tokenizer, or build the model with a larger model.vocab_size")
 
 @patch
-def hidden(self:TransformerLM, idx:torch.Tensor) -> torch.Tensor:
-    "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads."
+def hidden(self:TransformerLM, idx:torch.Tensor,
+           cu_seqlens:torch.Tensor|None=None,   # int32 [N+1] offsets of packed documents in the B*T tokens (notebook 01)
+          ) -> torch.Tensor:
+    "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads; each token sees its document."
     self._check_idx(idx)
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
     for blk in self.blocks:
-        if not ckpt: x = blk(x); continue
-        x, stats = checkpoint(blk.forward_stats, x, use_reentrant=False)
+        if not ckpt: x = blk(x, cu_seqlens); continue
+        x, stats = checkpoint(blk.forward_stats, x, cu_seqlens, use_reentrant=False)
         if stats is not None and blk.attn.track_stats: blk.attn._last = stats
     return self.norm(x)
 
 @patch
-def forward(self:TransformerLM, idx:torch.Tensor, targets:torch.Tensor|None=None) -> torch.Tensor:
+def forward(self:TransformerLM, idx:torch.Tensor, targets:torch.Tensor|None=None,
+            cu_seqlens:torch.Tensor|None=None) -> torch.Tensor:   # packed documents, as `hidden`
     """`idx [B, T]` int64 -> logits `[B, T, vocab_size]`; with `targets [B, T]` (-100: ignored), the mean cross-entropy
-    instead (`lm_head_loss`: the logits never whole)."""
-    h = self.hidden(idx)
+    instead (`lm_head_loss`: the logits never whole); with `cu_seqlens`, each token attends within its document."""
+    h = self.hidden(idx, cu_seqlens)
     if targets is None: return self.head(h)
     if targets.shape != idx.shape: raise ValueError(f"targets {tuple(targets.shape)} must have idx's shape {tuple(idx.shape)}")
     return lm_head_loss(h.flatten(0, 1), self.head.weight, targets.flatten())
