@@ -16,9 +16,9 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 # %% auto #0
 __all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
            'stdlib_documents', 'local_files', 'not_text_field', 'local_documents', 'not_text_bytes', 'local_check',
-           'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks', 'SyntheticChunks', 'StreamChunks',
-           'micro_batch_size', 'check_holds_a_batch', 'RankBatches', 'Data', 'too_few_docs', 'text_splits',
-           'check_val_holds', 'build_data']
+           'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks', 'doc_cu_seqlens', 'SyntheticChunks',
+           'StreamChunks', 'micro_batch_size', 'check_holds_a_batch', 'RankBatches', 'with_docs', 'Data',
+           'too_few_docs', 'text_splits', 'check_val_holds', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -281,6 +281,15 @@ class TokenChunks:
         if not 0 <= i < self.n: raise IndexError(i)
         return torch.from_numpy(self.stream[i * (self.seq_len + 1):(i + 1) * (self.seq_len + 1)].astype(np.int64))
 
+# %% ../nbs/08_data.ipynb #32be88dc
+def doc_cu_seqlens(x:torch.Tensor, eot:int) -> torch.Tensor:
+    "`cu_seqlens` int32 `[B*T + 1]` of a batch `x [B, T]`: a document at each row start and each `eot`, padded with B*T."
+    B, T = x.shape
+    starts = x == eot
+    starts[:, 0] = True                                                    # a row starts a document
+    flat = starts.flatten().nonzero()[:, 0]
+    return torch.cat([flat, flat.new_full((B * T + 1 - len(flat),), B * T)]).int()
+
 # %% ../nbs/08_data.ipynb #299c46ef
 class SyntheticChunks:
     "Chunks of a random printable pattern (8-32 tokens) repeated; item i is a function of (seed, i)."
@@ -355,10 +364,12 @@ def check_holds_a_batch(n_chunks:int, batch_size:int):
                               f"train.batch_size={batch_size}: add data, or lower train.batch_size or train.seq_len")
 
 class RankBatches:
-    "One rank's micro-batches `(x, y)`, each `[micro_bs, seq_len]` int64; equally many on every rank; resumable."
-    def __init__(self, source, batch_size:int, rank:int=0, world_size:int=1, accum:int=1, seed:int=0):
+    """One rank's micro-batches `(x, y)`, each `[micro_bs, seq_len]` int64, with `eot` `(x, y, cu_seqlens)`; equally many
+    on every rank; resumable."""
+    def __init__(self, source, batch_size:int, rank:int=0, world_size:int=1, accum:int=1, seed:int=0,
+                 eot:int|None=None):   # data.doc_mask: the end-of-text id whose tokens open documents (doc_cu_seqlens)
         self.source, self.B, self.rank, self.world = source, batch_size, rank, world_size
-        self.accum, self.seed = accum, seed
+        self.accum, self.seed, self.eot = accum, seed, eot
         self.micro_bs = micro_batch_size(batch_size, world_size, accum)
         self.stream = isinstance(source, StreamChunks)
         self.finite = not self.stream and hasattr(source, '__len__')
@@ -379,6 +390,11 @@ class RankBatches:
         return self._perm[base:base + self.micro_bs]
 
 # %% ../nbs/08_data.ipynb #d19f3cce
+def with_docs(c:torch.Tensor, eot:int|None=None) -> tuple:
+    "Chunks `c [n, seq_len + 1]` -> `(x, y)`, and with `eot` (data.doc_mask) `x`'s `doc_cu_seqlens` as a third."
+    x, y = c[:, :-1], c[:, 1:]
+    return (x, y) if eot is None else (x, y, doc_cu_seqlens(x, eot))
+
 @patch
 def __iter__(self:RankBatches): return self
 
@@ -390,7 +406,7 @@ def __next__(self:RankBatches):
     if self.micro == self.accum:
         self.micro, self.step = 0, self.step + 1
         if self.finite and self.step == self.steps_per_epoch: self.epoch, self.step = self.epoch + 1, 0
-    return c[:, :-1], c[:, 1:]                                              # x, y: [micro_bs, seq_len]
+    return with_docs(c, self.eot)                                           # x, y: [micro_bs, seq_len]
 
 @patch
 def state_dict(self:RankBatches) -> dict:
@@ -413,7 +429,7 @@ def load_state_dict(self:RankBatches, d:dict):
 class Data:
     "What the training loop reads: one rank's batches, its validation batches, and the tokenizer."
     train: RankBatches
-    val: list                     # [(x, y)] fixed validation micro-batches of this rank
+    val: list                     # [(x, y)] fixed validation micro-batches of this rank ([(x, y, cu_seqlens)]: doc_mask)
     tokenizer: object
     info: dict = field(default_factory=dict)
 
@@ -449,7 +465,8 @@ def check_val_holds(n_have:int, micro_bs:int, world:int):
                               f"raise data.val_fraction, lower train.seq_len, or set train.eval_every=0")
 
 def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int,
-                 n_have:int|None=None) -> list:   # distinct chunks behind an unbounded source (a task's: its text's)
+                 n_have:int|None=None,   # distinct chunks behind an unbounded source (a task's: its text's)
+                 eot:int|None=None) -> list:   # data.doc_mask: batches with their cu_seqlens
     "The first eval_batches micro-batches of a validation source, this rank's share, in order."
     if n_have is None and hasattr(source, '__len__'): n_have = len(source)
     if tc.eval_every and n_have is not None: check_val_holds(n_have, micro_bs, world)
@@ -457,7 +474,7 @@ def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int,
     out = []
     for b in range(n):
         c = torch.stack([source[(b * world + rank) * micro_bs + j] for j in range(micro_bs)])
-        out.append((c[:, :-1], c[:, 1:]))
+        out.append(with_docs(c, eot))
     return out
 
 # %% ../nbs/08_data.ipynb #165d1b5c
@@ -469,8 +486,9 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None,
     L, seed = tc.seq_len, tc.seed
     mbs = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
     tok = tokenizer or get_tokenizer(dc.tokenizer)
-    rb = lambda src: RankBatches(src, tc.batch_size, rank, world_size, tc.accumulate_grad_batches, seed)
-    val = lambda src, n_have=None: _val_batches(src, tc, mbs, rank, world_size, n_have)
+    eot = tok.eot if dc.doc_mask else None                 # batches with their documents' cu_seqlens
+    rb = lambda src: RankBatches(src, tc.batch_size, rank, world_size, tc.accumulate_grad_batches, seed, eot)
+    val = lambda src, n_have=None: _val_batches(src, tc, mbs, rank, world_size, n_have, eot)
     if dc.dataset in ('stdlib', 'local'):
         tr, va, info = text_splits(cfg, tok)
         info['steps_per_epoch'] = len(tr) // tc.batch_size
