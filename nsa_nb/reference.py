@@ -77,7 +77,7 @@ def doc_bounds(cu_seqlens:torch.Tensor, B:int, T:int) -> Docs:
 
 def doc_pos(t0:int, t1:int, docs:Docs|None, device=None) -> torch.Tensor:
     "Positions `t - s_t` of queries `t0..t1-1` in their documents, `[B, C]`; without documents their rows', `[C]`."
-    t = torch.arange(t0, t1, device=device)
+    t = torch.arange(t0, t1, device=device if docs is None else docs.start.device)
     return t if docs is None else t - docs.start[:, t0:t1]
 
 # %% ../nbs/01_reference.ipynb #38216db5
