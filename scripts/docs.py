@@ -110,11 +110,11 @@ def md_fix(text, pages, site, dead={}):
     return text
 
 def docstring_emphasis(md):
-    "show_doc sets a docstring in `*...*`: a `*` inside it (`i*d`) would end the emphasis and show, so escape those."
+    "show_doc sets a docstring's first line in `*...*`: a `*` inside it (`i*d`) would end the emphasis and show: escaped."
     def esc(m):
         parts = re.split(r'(`[^`]*`)', m[1])
         return '*' + ''.join(p if p.startswith('`') else p.replace('*', r'\*') for p in parts) + '*'
-    return re.sub(r'(?m)^\*(?!\*)((?:(?!\n\n).)+?)\*(?=\n\n|\n?\Z)', esc, md, flags=re.S)
+    return re.sub(r'(?m)^\*(?!\*)(.+)\*$', esc, md)            # (its first line: the rest follows unemphasised)
 
 def adapt_nb(nb, pages, site, dead):
     "A processed notebook as Quarto shows it, in myst-nb's terms."
