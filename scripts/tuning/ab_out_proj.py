@@ -20,7 +20,8 @@ class RebuiltOutProj(torch.autograd.Function):
         o = gate_combine(g, branches).flatten(-2)                                  # [B, T, HQ*V], rebuilt
         return (dy @ w).view(ctx.o_shape), dy.flatten(0, -2).mT @ o.flatten(0, -2), None, None, None, None
 
-def rebuilt_parts(self, x, return_branches=False, keep=False):   # NSAttention._forward_parts with RebuiltOutProj
+def rebuilt_parts(self, x, return_branches=False, keep=False, cu_seqlens=None):   # _forward_parts with RebuiltOutProj
+    assert cu_seqlens is None, "one document per row here"
     self._check_input(x)
     q, ks, vs = self._heads(x)
     g = self.gate(x)
