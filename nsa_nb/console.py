@@ -6,15 +6,21 @@
 __all__ = ['nsa_nb_train', 'nsa_nb_generate']
 
 # %% ../nbs/10a_console.ipynb #6fc885b5
-import sys
+import signal, sys
 
 def _script(name:str) -> int:
     "Run console script `name` from `nsa_nb.cli`, imported here: Ctrl-C while it loads is one line and exit 130."
+    # SIGINT is held while the modules load (whatever handler they install), then looked for
+    hold = hasattr(signal, 'pthread_sigmask')
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else None
     try:
         from nsa_nb import cli
-        main = getattr(cli, name)
-    except KeyboardInterrupt:
+        main, stopped = getattr(cli, name), False
+    except KeyboardInterrupt: stopped = True
+    if hold: stopped = stopped or signal.SIGINT in signal.sigpending()
+    if stopped:
         print(f"\n{name}: interrupted while loading; nothing was started", file=sys.stderr); return 130
+    if hold: signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     return main()
 
 def nsa_nb_train() -> int: return _script('nsa_nb_train')
