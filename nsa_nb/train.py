@@ -17,7 +17,8 @@ import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, tiny_nsa, task_class
 from .model import TransformerLM
 from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_open, DataUnavailable,
-                         local_check, too_few_docs, local_files, text_splits, check_holds_a_batch, check_val_holds)
+                         local_check, too_few_docs, local_files, text_splits, check_holds_a_batch, check_val_holds,
+                         doc_cu_seqlens)
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
@@ -286,10 +287,12 @@ class Task:
     def loss(self, logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor:
         "The training loss of one micro-batch from its logits (a task overrides this)."
         return lm_loss(logits, y)
-    def train_loss(self, model, x:torch.Tensor, y:torch.Tensor, head:bool=True) -> torch.Tensor:
+    def train_loss(self, model, x:torch.Tensor, y:torch.Tensor, head:bool=True,
+                   cu_seqlens:torch.Tensor|None=None) -> torch.Tensor:   # data.doc_mask: the batch's documents
         """The training loss of micro-batch `x` through `model` (compiled, or DDP-wrapped): with `head` (a model that
         takes targets) the model's own loss head where `loss` is language modelling's, else `loss` of the logits."""
-        return model(x, y) if head and type(self).loss is Task.loss else self.loss(model(x), y)
+        kw = {} if cu_seqlens is None else dict(cu_seqlens=cu_seqlens)
+        return model(x, y, **kw) if head and type(self).loss is Task.loss else self.loss(model(x, **kw), y)
     def eval_sums(self, logits:torch.Tensor, y:torch.Tensor) -> torch.Tensor|None:
         "`[n_sums]` sums of one validation batch, on the device: added over batches and ranks, then `eval_metrics`."
         return None
@@ -544,11 +547,10 @@ def train_step(self:Trainer) -> Readout:
     for g in self.opt.param_groups: g['lr'] = lr
     total = torch.zeros((), device=self.device)
     for m in range(A):
-        x, y = next(self.data.train)
-        x, y = _on_device(x, self.device), _on_device(y, self.device)
+        x, y, *cu = (_on_device(t, self.device) for t in next(self.data.train))   # cu: data.doc_mask's cu_seqlens
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
-            with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head) / A
+            with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head, *cu) / A
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         total += loss.detach().float()
     flags = [float(self.stop_signal or 0), float(self.time_up())] if self.env.main else [0., 0.]
@@ -574,12 +576,13 @@ def evaluate(self:Trainer) -> dict:
     self.core.eval()
     # loss sum, batches, the task's sums
     acc = torch.zeros(2 + self.task.n_sums, device=self.device, dtype=torch.float64)
-    for x, y in self.data.val:
-        x, y = x.to(self.device), y.to(self.device)
+    for batch in self.data.val:
+        x, y, *cu = (t.to(self.device) for t in batch)                       # cu: data.doc_mask's cu_seqlens
+        kw = dict(cu_seqlens=cu[0]) if cu else {}
         if self.loss_head and not self.task.n_sums:                          # the loss alone: no whole logits
-            with self.amp(): acc[0] += self.core(x, y)
+            with self.amp(): acc[0] += self.core(x, y, **kw)
         else:
-            with self.amp(): logits = self.core(x)
+            with self.amp(): logits = self.core(x, **kw)
             acc[0] += lm_loss(logits, y)
             if self.task.n_sums: acc[2:] += self.task.eval_sums(logits, y)
         acc[1] += 1
@@ -923,9 +926,10 @@ def compile_check(self:Trainer):
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
+    cu = [_on_device(doc_cu_seqlens(x.cpu(), self.data.tokenizer.eot), self.device)] if self.cfg.data.doc_mask else []
     g0, b0 = compile_counts()
     try:
-        with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head)
+        with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head, *cu)
         loss.backward()
     except Exception as e:
         why = (str(e).strip().splitlines() or [''])[0][:300]
