@@ -14,11 +14,12 @@ import torch
 from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 
 # %% auto #0
-__all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer', 'get_tokenizer', 'stdlib_files',
-           'stdlib_documents', 'local_files', 'not_text_field', 'local_documents', 'not_text_bytes', 'local_check',
-           'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks', 'doc_cu_seqlens', 'SyntheticChunks',
-           'StreamChunks', 'micro_batch_size', 'check_holds_a_batch', 'RankBatches', 'with_docs', 'Data',
-           'too_few_docs', 'text_splits', 'check_val_holds', 'build_data']
+__all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'FINEWEB_EDU_DOC_TOKENS', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer',
+           'get_tokenizer', 'stdlib_files', 'stdlib_documents', 'local_files', 'not_text_field', 'local_documents',
+           'not_text_bytes', 'local_check', 'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks',
+           'doc_cu_seqlens', 'sample_doc_cu_seqlens', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size',
+           'check_holds_a_batch', 'RankBatches', 'with_docs', 'Data', 'too_few_docs', 'text_splits', 'check_val_holds',
+           'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -289,6 +290,20 @@ def doc_cu_seqlens(x:torch.Tensor, eot:int) -> torch.Tensor:
     starts[:, 0] = True                                                    # a row starts a document
     flat = starts.flatten().nonzero()[:, 0]
     return torch.cat([flat, flat.new_full((B * T + 1 - len(flat),), B * T)]).int()
+
+# %% ../nbs/08_data.ipynb #600e1f80
+FINEWEB_EDU_DOC_TOKENS = (400, 690)   # median, mean length of a FineWeb-Edu document in GPT-2 tokens
+
+def sample_doc_cu_seqlens(B:int, T:int, median:float=FINEWEB_EDU_DOC_TOKENS[0], mean:float=FINEWEB_EDU_DOC_TOKENS[1],
+                          seed:int=0) -> torch.Tensor:
+    "`cu_seqlens` int32 `[B*T + 1]` of `B` rows of `T` tokens packed with log-normal documents (`median`, `mean`)."
+    rng, sigma = np.random.default_rng(seed), np.sqrt(2 * np.log(mean / median))
+    starts = []
+    for b in range(B):
+        t = 0
+        while t < T: starts.append(b * T + t); t += max(1, int(rng.lognormal(np.log(median), sigma)))
+    return torch.tensor(starts + [B * T] * (B * T + 1 - len(starts)), dtype=torch.int32)
+
 
 # %% ../nbs/08_data.ipynb #299c46ef
 class SyntheticChunks:

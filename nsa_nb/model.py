@@ -4,11 +4,12 @@
 
 # %% ../nbs/07_model.ipynb #b3e90889
 from __future__ import annotations
-import collections, contextlib, math
+import collections, contextlib, functools, math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.checkpoint import checkpoint
+from torch.nn.attention.flex_attention import flex_attention, BlockMask
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
 from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, triton_kernels, preload_kernels,
@@ -17,9 +18,9 @@ from .sliding import sliding_attention
 from .reference import Docs, docs_from_cu, doc_pos
 
 # %% auto #0
-__all__ = ['RMSNorm', 'doc_causal_mask', 'GQAttention', 'DenseAttention', 'WindowAttention', 'swiglu_hidden', 'SwiGLU',
-           'make_attention', 'Block', 'TransformerLM', 'LMHeadLoss', 'lm_head_loss', 'evaluating', 'sample_next',
-           'window_keys_per_query', 'nsa_keys_per_query']
+__all__ = ['RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
+           'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'LMHeadLoss',
+           'lm_head_loss', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -45,9 +46,41 @@ def _sdpa_gqa(q, k, v, mask=None):
 
 def doc_causal_mask(docs:Docs) -> torch.Tensor:
     """SDPA's boolean mask `[B, 1, T, T]` of packed documents (True: key s <= t of query t's document): one `[T, T]` per
-    row, the dense baseline's reference (a GPU-fast masked dense path, FlexAttention or varlen, is still to come)."""
+    row, the dense baseline's path on a CPU and its reference."""
     s = torch.arange(docs.start.shape[1], device=docs.start.device)
     return ((s <= s[:, None]) & (s >= docs.start[..., None]))[:, None]
+
+# %% ../nbs/07_model.ipynb #7daccc8d
+def doc_block_mask(docs:Docs, block:int=128) -> BlockMask:
+    """FlexAttention's `BlockMask` of causal attention within packed documents `docs` (key s of query t iff s_t <= s <= t):
+    `[B, 1, n, n]` tiles of `block` queries by `block` keys, n = ceil(T / block), made on the documents' device."""
+    start = docs.start                                                           # [B, T] s_t
+    B, T = start.shape
+    n = -(-T // block)
+    st = F.pad(start, (0, n * block - T), value=T).view(B, n, block)           # padded queries: never a whole tile
+    lo, hi = st.amin(-1)[..., None], st.amax(-1)[..., None]                     # [B, n, 1] per query tile
+    first = torch.arange(n, device=start.device) * block                        # [n] first token of tile i
+    last = (first + block - 1).clamp_max(T - 1)
+    some = (last >= lo) & (first <= last[:, None])                              # [B, n, n] (query tile, key tile)
+    whole = (first >= hi) & (last <= first[:, None])
+    def tiles(m):                                                               # counts [B, 1, n], indices [B, 1, n, n]
+        return m.sum(-1, dtype=torch.int32)[:, None], m.int().argsort(dim=-1, descending=True, stable=True).int()[:, None]
+    def within_doc(b, h, t, s): return (s >= start[b, t]) & (s <= t)
+    return BlockMask.from_kv_blocks(*tiles(some & ~whole), *tiles(whole), BLOCK_SIZE=block, mask_mod=within_doc,
+                                    seq_lengths=(T, T))
+
+
+# %% ../nbs/07_model.ipynb #ae1d11f6
+@functools.cache
+def _compiled_flex(): return torch.compile(flex_attention, dynamic=False)
+
+def flex_doc_attention(q, k, v, docs:Docs) -> torch.Tensor:
+    "`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal within `docs`, FlexAttention (a GPU)."
+    flex = flex_attention if torch.compiler.is_compiling() else _compiled_flex()
+    o = flex(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), block_mask=doc_block_mask(docs),
+             enable_gqa=q.shape[2] != k.shape[2])
+    return o.transpose(1, 2)
+
 
 # %% ../nbs/07_model.ipynb #5fff2ab0
 class GQAttention(nn.Module):
@@ -83,7 +116,8 @@ class DenseAttention(GQAttention):
     def attend(self, q, k, v, docs=None):
         """`q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`: causal, every earlier key (of the
         query's document with `docs`)."""
-        mask = None if docs is None else doc_causal_mask(docs)
+        if docs is not None and q.is_cuda: return flex_doc_attention(q, k, v, docs)   # FlexAttention's skipped tiles
+        mask = None if docs is None else doc_causal_mask(docs)                        # a CPU: SDPA with the [T, T] mask
         return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask).transpose(1, 2)
 
 # %% ../nbs/07_model.ipynb #9949acd8

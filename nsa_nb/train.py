@@ -18,7 +18,7 @@ from .config import RunConfig, TrainConfig, ConfigError, save_config, load_confi
 from .model import TransformerLM
 from .data import (Data, build_data, get_tokenizer, micro_batch_size, fineweb_open, DataUnavailable,
                          local_check, too_few_docs, local_files, text_splits, check_holds_a_batch, check_val_holds,
-                         doc_cu_seqlens)
+                         doc_cu_seqlens, sample_doc_cu_seqlens)
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
@@ -979,8 +979,10 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
+    # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
+    kw = dict(cu_seqlens=sample_doc_cu_seqlens(batch_size, seq_len).to(device)) if run_cfg.data.doc_mask else {}
     def step():
-        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:])                 # the model's loss head
+        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:], **kw)          # the model's loss head
         loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
     return step, model, prec
 
@@ -1009,4 +1011,4 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                 attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
                 device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
                 params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
-                graphs=compile_counts()[0] - g0)
+                graphs=compile_counts()[0] - g0, doc_mask=run_cfg.data.doc_mask)
