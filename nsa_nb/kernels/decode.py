@@ -13,9 +13,13 @@ from ..config import NSAConfig
 from .banded import online_softmax_step, INTERPRET                 # FlashAttention-2's update; CPU test?
 
 # %% auto #0
-__all__ = ['DECODE_TUNING', 'DecodeTuning', 'nsa_decode_triton', 'append_token_triton']
+__all__ = ['LOG2E', 'LN2', 'DECODE_TUNING', 'DecodeTuning', 'nsa_decode_triton', 'append_token_triton']
 
-# %% ../../nbs/06d_kernel_decode.ipynb #b8f322fe
+# %% ../../nbs/06d_kernel_decode.ipynb #80d1552a
+LOG2E = tl.constexpr(1.4426950408889634)    # log2(e): exp(x) = exp2(x * LOG2E)
+LN2 = tl.constexpr(0.6931471805599453)      # ln(2): log(x) = log2(x) * LN2
+
+# %% ../../nbs/06d_kernel_decode.ipynb #cc934566
 # programmatic dependent launch (newer Tritons)
 try: from triton.language.extra.cuda import gdc_wait, gdc_launch_dependents
 except ImportError: gdc_wait = gdc_launch_dependents = None
@@ -27,16 +31,18 @@ def _pdl_enter(PDL: tl.constexpr):
     if PDL: gdc_wait()
 
 @triton.jit
+def _pdl_exit(PDL: tl.constexpr):
+    "PDL: the next kernel may launch once every program of this one has come here (its last instruction)."
+    if PDL: gdc_launch_dependents()
+
+# %% ../../nbs/06d_kernel_decode.ipynb #749d5e38
+@triton.jit
 def _chunk_row(ROW_FIRST: tl.constexpr):
     "This program's (chunk, row); ROW_FIRST: the grid is (rows, chunks), else (chunks, rows)."
     if ROW_FIRST: return tl.program_id(1), tl.program_id(0)
     else: return tl.program_id(0), tl.program_id(1)
 
-@triton.jit
-def _pdl_exit(PDL: tl.constexpr):
-    "PDL: the next kernel may launch once every program of this one has come here (its last instruction)."
-    if PDL: gdc_launch_dependents()
-
+# %% ../../nbs/06d_kernel_decode.ipynb #de1d6c99
 @triton.jit
 def _dec_range(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH, i_s, i_bh,
                HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -75,15 +81,16 @@ def _dec_range(Q, KC, VC, POS, O, LSE, S, CNT, C, scale, l, d, w, NS, CH, i_s, i
         b_v = tl.load(VC + (base + o_s)[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
         b_s = tl.dot(b_q, b_k, input_precision=PREC)                                        # [BG, BN]
         if WRITE_S: tl.store(S + row[:, None] * C + o_s[None, :], b_s * scale, mask=m_g[:, None] & m_s[None, :])
-        b_s = tl.where(m_s[None, :], b_s * (scale * 1.4426950408889634), float('-inf'))     # log2 units
+        b_s = tl.where(m_s[None, :], b_s * (scale * LOG2E), float('-inf'))     # log2 units
         b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)
     empty = b_l == 0.
     tl.store(O + (row * NS + i_s)[:, None] * V + o_v[None, :], b_acc / tl.where(empty, 1., b_l)[:, None], mask=m_g[:,
             None] & (o_v < V)[None, :])
     tl.store(LSE + row * NS + i_s, tl.where(empty, float('-inf'), (b_m + tl.log2(tl.where(empty, 1.,
-            b_l))) * 0.6931471805599453), mask=m_g)
+            b_l))) * LN2), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NS + i_s, tl.maximum(s_hi - s_lo, 0))
 
+# %% ../../nbs/06d_kernel_decode.ipynb #37f61426
 @triton.jit
 # compressed: cache, partials, scores, reads, chunks
 def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,
@@ -106,7 +113,7 @@ def _dec_range_kernel(Q, KC, VC, OC, LC, S, NC, NSC, CHC,
                    MODE=WMODE, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=False, COUNT=COUNT, PREC=PREC)
     _pdl_exit(PDL)
 
-# %% ../../nbs/06d_kernel_decode.ipynb #16d3e17a
+# %% ../../nbs/06d_kernel_decode.ipynb #cae2e1ca
 @triton.jit
 def _n_before(v, ix, v_c, i_c):
     """For each pair `(v[i], ix[i])`: how many of the pairs `(v_c, i_c)` come before it (a larger value, or an equal
@@ -119,6 +126,7 @@ def _rank(v, ix):
     "Ranks of the pairs `(v[i], ix[i])`, all held in registers: `[N, N]` comparisons, no memory round trip."
     return _n_before(v, ix, v, ix)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #85ab75ca
 @triton.jit
 def _by_rank(v, ix, rank, o_k):
     """The pairs ranked 0..NSELP-1 at their rank, best first (`o_k = arange(NSELP)`), in registers (`[NSELP, N]`
@@ -126,6 +134,7 @@ def _by_rank(v, ix, rank, o_k):
     hit = rank[None, :] == o_k[:, None]
     return tl.max(tl.where(hit, v[None, :], float('-inf')), 1), tl.max(tl.where(hit, ix[None, :], -1), 1)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #45ac3425
 @triton.jit
 def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
     """The NSEL best of two lists sorted best first (`[NSELP]` values and block indices, padding -inf / 2**30): one
@@ -138,6 +147,7 @@ def _merge_best(v, ix, v2, i2, o_k, NSEL: tl.constexpr):
     v_k, i_k = tl.maximum(a_v, b_v), tl.maximum(a_i, b_i)
     return tl.where(o_k < NSEL, v_k, float('-inf')), tl.where(o_k < NSEL, i_k, 1073741824)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #a7e88c09
 @triton.jit
 def _dec_scores_kernel(S, LSE, POS, CV, CI, C, n_slc, l, d, l_sel, n_init, n_local, NS,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, NSP: tl.constexpr,
@@ -205,7 +215,7 @@ def _dec_scores_kernel(S, LSE, POS, CV, CI, C, n_slc, l, d, l_sel, n_init, n_loc
         tl.store(CI + prog * NSEL + o_k, ix, mask=o_k < NSEL)
     _pdl_exit(PDL)
 
-# %% ../../nbs/06d_kernel_decode.ipynb #0d0bb830
+# %% ../../nbs/06d_kernel_decode.ipynb #9f4371d1
 @triton.jit
 def _pick_store(v, ix, rank, IDX, i_n, i_bh, NSEL: tl.constexpr):
     """The block ranked `i_n` among the candidates `(v, ix)` (-1: fewer real ones), also written to `IDX` at its place
@@ -218,6 +228,7 @@ def _pick_store(v, ix, rank, IDX, i_n, i_bh, NSEL: tl.constexpr):
     tl.store(IDX + i_bh * NSEL + tl.where(j >= 0, tl.sum(before.to(tl.int32), 0), i_n), j)
     return j
 
+# %% ../../nbs/06d_kernel_decode.ipynb #9d6cc186
 @triton.jit
 def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, CB: tl.constexpr):
     """Block `i_n` of the n best among row `i_bh`'s M candidates (-1: fewer real ones); also writes it to `IDX` at its
@@ -235,6 +246,7 @@ def _dec_pick(CV, CI, IDX, i_n, i_bh, M, NSEL: tl.constexpr, MP: tl.constexpr, C
         rank += _n_before(v, ix, v_c, i_c)
     return _pick_store(v, ix, rank, IDX, i_n, i_bh, NSEL)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #e8d09f79
 @triton.jit
 def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexpr, NSELP: tl.constexpr):
     """`_dec_pick` by merging the row's NPL candidate lists (each scores program's n best, sorted) two at a time, in
@@ -257,6 +269,7 @@ def _dec_pick_merge(CV, CI, IDX, i_n, i_bh, NPL: tl.constexpr, NSEL: tl.constexp
     # the merged list is in rank order
     return _pick_store(v, ix, o_k, IDX, i_n, i_bh, NSEL)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #c60a6a42
 @triton.jit
 def _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, i_bh,
              HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -283,7 +296,7 @@ def _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, 
     # [BS, BV]
     b_v = tl.load(VS + (base + o_s)[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
     # [BG, BS]
-    b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * (scale * 1.4426950408889634), float('-inf'))
+    b_s = tl.where(m_s[None, :], tl.dot(b_q, b_k, input_precision=PREC) * (scale * LOG2E), float('-inf'))
     b_m = tl.max(b_s, 1)
     m_safe = tl.where(b_m == float('-inf'), 0., b_m)
     b_p = tl.exp2(b_s - m_safe[:, None])
@@ -291,9 +304,10 @@ def _dec_sel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M, i_n, 
     b_o = tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC) / tl.where(b_l == 0., 1., b_l)[:, None]
     tl.store(O + (row * NSEL + i_n)[:, None] * V + o_v[None, :], b_o, mask=m_g[:, None] & (o_v < V)[None, :])
     tl.store(LSE + row * NSEL + i_n, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(tl.where(b_l == 0., 1.,
-            b_l))) * 0.6931471805599453), mask=m_g)
+            b_l))) * LN2), mask=m_g)
     if COUNT: tl.store(CNT + i_bh * NSEL + i_n, tl.sum(m_s.to(tl.int32), 0))
 
+# %% ../../nbs/06d_kernel_decode.ipynb #a5a1eb10
 @triton.jit
 def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M,
                     # window: cache, partials, reads, chunks, slots (WIN: its programs are here)
@@ -318,7 +332,7 @@ def _dec_sel_kernel(Q, KS, VS, CV, CI, IDX, POS, O, LSE, CNT, C, scale, l_sel, M
                    MODE=WMODE, BN=BN, BG=BG, BK=BK, BV=BV, WRITE_S=False, COUNT=COUNT, PREC=PREC)
     _pdl_exit(PDL)
 
-# %% ../../nbs/06d_kernel_decode.ipynb #127d7ff8
+# %% ../../nbs/06d_kernel_decode.ipynb #68d808fb
 @triton.jit
 def _merge_splits(O, L, row, NS, NSP: tl.constexpr, V: tl.constexpr, BV: tl.constexpr):
     "Merge the NS partial attentions (o normalised over its chunk, lse) of query row `row`: `o [BV]` over all chunks."
@@ -333,6 +347,7 @@ def _merge_splits(O, L, row, NS, NSP: tl.constexpr, V: tl.constexpr, BV: tl.cons
     b_z = tl.sum(b_w, 0)
     return tl.sum(b_w[:, None] * b_o, 0) / tl.where(b_z == 0., 1., b_z)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #2ec57e34
 @triton.jit
 def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
                         V: tl.constexpr, NSPC: tl.constexpr, NSPS: tl.constexpr, NSPW: tl.constexpr, BV: tl.constexpr,
@@ -346,7 +361,7 @@ def _dec_combine_kernel(OC, LC, OS, LS, OW, LW, GATE, OUT, NSC, NSS, NSW,
     tl.store(OUT + row * V + o_v, b_o.to(OUT.dtype.element_ty), mask=o_v < V)             # Eq. 5
     _pdl_exit(PDL)
 
-# %% ../../nbs/06d_kernel_decode.ipynb #080ad270
+# %% ../../nbs/06d_kernel_decode.ipynb #e1324261
 @dataclass(frozen=True)
 class DecodeTuning:
     "Launch choices of the decode step on a GPU; each comment names the H100 measurement that chose it (text above)."
@@ -370,16 +385,19 @@ class DecodeTuning:
     combine_warp_partials: int = 64  # the gated sum on one warp while it merges at most this many partials (its kernel,
                                      # paper, B=8: 3.9 vs 7.2 us; 88 partials at B=1 took 12.1 vs 3.8 on one warp)
     rank_pick: int = 128             # a selected-block program ranks up to this many candidates; more: it merges the
+
                                      # programs' sorted lists (125M, B=1, 128k: 26.6 vs 36.1 us)
 
 DECODE_TUNING = DecodeTuning()
 
-# %% ../../nbs/06d_kernel_decode.ipynb #c350520f
+# %% ../../nbs/06d_kernel_decode.ipynb #34119814
 @functools.lru_cache(None)
 def _sm_count(index:int) -> int: return torch.cuda.get_device_properties(index).multi_processor_count
+
 def _index(device:torch.device) -> int:
     return device.index if device.index is not None else torch.cuda.current_device()
 
+# %% ../../nbs/06d_kernel_decode.ipynb #cad11df5
 @functools.lru_cache(None)
 def _pdl_capable(index:int) -> bool:
     "Compute capability 9 (Hopper) or newer, and a Triton with the launch option and the instructions."
@@ -390,10 +408,12 @@ def _pdl_capable(index:int) -> bool:
 def _use_pdl(device:torch.device, tuning:DecodeTuning) -> bool:
     return tuning.pdl and not INTERPRET and device.type == 'cuda' and _pdl_capable(_index(device))
 
+# %% ../../nbs/06d_kernel_decode.ipynb #5971c2b2
 def _range_stages(K:int, V:int, itemsize:int, tuning:DecodeTuning) -> int:
     "Pipeline stages of the range kernel: [BN, K] + [BN, V] per stage in shared memory."
     return tuning.range_stages or (3 if tuning.range_bn * (K + V) * itemsize <= 16384 else 2)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #4bc579d4
 def _split(n:int, BN:int, rows:int, device:torch.device, tuning:DecodeTuning) -> tuple[int, int]:
     "(entries per chunk CH, chunks NS) for `n` cache entries and `rows` (sequence, head) pairs: from capacities only."
     if INTERPRET or device.type != 'cuda': want = tuning.max_splits    # one tile per chunk on the CPU: merges tested
@@ -401,7 +421,7 @@ def _split(n:int, BN:int, rows:int, device:torch.device, tuning:DecodeTuning) ->
     CH = BN * max(1, triton.cdiv(triton.cdiv(n, want), BN))
     return CH, max(1, triton.cdiv(n, CH))
 
-# %% ../../nbs/06d_kernel_decode.ipynb #3dc6e740
+# %% ../../nbs/06d_kernel_decode.ipynb #56afdecf
 def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries, RoPE applied
                       lc,                  # notebook 11's NSALayerCache, already holding the new tokens
                       pos:torch.Tensor,    # [B] int64 positions of the new tokens (on the device)
@@ -471,7 +491,7 @@ def nsa_decode_triton(q:torch.Tensor,      # [B, HQ, K] the new tokens' queries,
     reads = torch.stack([n_c.sum(-1), n_s.sum(-1), n_w.sum(-1)], -1).view(B, H, 3).long() if count else None
     return out, idx.view(B, H, cfg.n_sel), reads
 
-# %% ../../nbs/06d_kernel_decode.ipynb #fad758d0
+# %% ../../nbs/06d_kernel_decode.ipynb #8f9f1e0b
 @triton.jit
 # the new token's keys, values per branch: [B, H, K|V] views, strides (skb, skh), (svb, svh)
 def _dec_append_kernel(KN0, KN1, KN2, VN0, VN1, VN2,
@@ -508,6 +528,7 @@ def _dec_append_kernel(KN0, KN1, KN2, VN0, VN1, VN2,
     tl.store(KC + (row * NCAP + i) * K + o_k, (tl.sum(b_k, 0) / l).to(KC.dtype.element_ty), mask=m_k)   # phi = mean
     tl.store(VC + (row * NCAP + i) * V + o_v, (tl.sum(b_v, 0) / l).to(VC.dtype.element_ty), mask=m_v)
 
+# %% ../../nbs/06d_kernel_decode.ipynb #d246f7b9
 def append_token_triton(attn, lc, ks:tuple, vs:tuple, pos:torch.Tensor):   # an NSAttention layer, its NSALayerCache
     """`append_token` in one launch, for `phi='avg'`: the new token's `ks, vs` (3-tuples of `[B, H, K|V]`, last dim
     contiguous) at `pos [B]`, and the newest block's mean."""
