@@ -73,11 +73,16 @@ def time_impl(impl:str, B:int, T:int, HQ:int, H:int, K:int, V:int, cfg:NSAConfig
     ins = [q, k, v] + ([] if dense else [g])
     if mode == 'fwd':
         with torch.no_grad(): return triton.testing.do_bench(f, warmup=25, rep=rep_ms, return_mode='median'), None
-    o = f(); do = torch.randn_like(o); del o
+    o = f()
+    do = torch.randn_like(o)
+    del o
     step = lambda: torch.autograd.grad(f(), ins, do)
     ms = triton.testing.do_bench(step, warmup=25, rep=rep_ms, return_mode='median')
-    torch.cuda.synchronize(); base = torch.cuda.memory_allocated(); torch.cuda.reset_peak_memory_stats()
-    step(); torch.cuda.synchronize()
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    step()
+    torch.cuda.synchronize()
     return ms, (torch.cuda.max_memory_allocated() - base) / 2**20
 
 # %% ../nbs/12_bench.ipynb #4cc67ba7
@@ -114,7 +119,8 @@ def bench_kernels(lengths=(4096, 8192, 16384, 32768, 65536), shapes=tuple(SHAPES
                     try: r['ms'], r['peak_mib'] = time_impl(impl, B, T, HQ, H, K, V, cfg, mode)
                     except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:160]}"
                     torch.cuda.empty_cache()
-                    rows.append(r); log(json.dumps(r))
+                    rows.append(r)
+                    log(json.dumps(r))
     return rows
 
 # %% ../nbs/12_bench.ipynb #cfd99aa0
@@ -124,7 +130,8 @@ def speedups(rows:list[dict]) -> list[dict]:
     for r in rows:
         B = r.get('B', 1)
         o = out.setdefault((r['shape'], B, r['T'], r['mode']), dict(shape=r['shape'], B=B, T=r['T'], mode=r['mode']))
-        o[r['impl']] = r.get('ms'); o[r['impl'] + '_mib'] = r.get('peak_mib')
+        o[r['impl']] = r.get('ms')
+        o[r['impl'] + '_mib'] = r.get('peak_mib')
     for o in out.values():
         for impl in ('nsa', 'fla'):
             for base, x in (('sdpa', '_x'), ('sdpa_flash', '_x_flash')):
@@ -174,7 +181,8 @@ def plot_kernels(rows:list[dict], path=None):
                     'tab:orange')):
                 pts = [(o['T'], o[impl]) for o in sp if o['shape'] == shape and o['mode'] == mode and o.get(impl)]
                 if pts: ax.plot(*zip(*pts), ls, color=c, marker='o', label=f'{impl} {mode}')
-        ax.set(xscale='log', yscale='log', xlabel='T', ylabel='ms', title=shape); ax.legend(fontsize=7)
+        ax.set(xscale='log', yscale='log', xlabel='T', ylabel='ms', title=shape)
+        ax.legend(fontsize=7)
     for i, shape in enumerate(shapes):
         m = 'os^vDP'[i % 6]
         for impl, c in (('sdpa', 'tab:gray'), ('nsa', 'tab:blue')):
@@ -182,7 +190,8 @@ def plot_kernels(rows:list[dict], path=None):
                    if o['shape'] == shape and o['mode'] == 'fwdbwd' and o.get(impl + '_mib')]
             if pts: axs[-1].plot(*zip(*pts), marker=m, color=c, label=f'{impl} {shape}')
     axs[-1].set(xscale='log', yscale='log', xlabel='T', ylabel='peak MiB (fwd+bwd)',
-                title='memory'); axs[-1].legend(fontsize=7)
+                title='memory')
+    axs[-1].legend(fontsize=7)
     fig.tight_layout()
     if path: fig.savefig(path, dpi=110)
     return fig
@@ -202,7 +211,9 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                     r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
                 except Exception as e:
                     r = dict(attn=attn, seq_len=T, compiled=c, error=f"{type(e).__name__}: {str(e)[:160]}")
-                torch.cuda.empty_cache(); rows.append(r); log(json.dumps(r))
+                torch.cuda.empty_cache()
+                rows.append(r)
+                log(json.dumps(r))
     return rows
 
 def train_table(rows:list[dict]) -> str:
@@ -225,7 +236,8 @@ def train_table(rows:list[dict]) -> str:
 def time_steps(step, steps:int, warmup:int, graph:bool) -> float:
     "Mean ms per call of `step()`: after `warmup` calls, `steps` eager calls or `steps` replays of one captured call."
     if graph:
-        s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(s):
             for _ in range(warmup): step()
         torch.cuda.current_stream().wait_stream(s)
@@ -239,10 +251,11 @@ def time_steps(step, steps:int, warmup:int, graph:bool) -> float:
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     a.record()
     for _ in range(steps): fn()
-    b.record(); torch.cuda.synchronize()
+    b.record()
+    torch.cuda.synchronize()
     return a.elapsed_time(b) / steps
 
-# %% ../nbs/12_bench.ipynb #3c246f15
+# %% ../nbs/12_bench.ipynb #3e6ce3af
 def _bench_model(attn:str, config:str, dtype) -> TransformerLM:
     """The model of `config` (a shipped profile name or a YAML file; its model and nsa sections), Triton backend, on
     CUDA."""
@@ -251,6 +264,7 @@ def _bench_model(attn:str, config:str, dtype) -> TransformerLM:
     torch.manual_seed(0)
     return TransformerLM(mc, rc.nsa).cuda().to(dtype).eval()
 
+# %% ../nbs/12_bench.ipynb #bd4fe17c
 def _bench_one(model:TransformerLM, part:str, B:int, T:int,
                mode:str,   # 'eager', 'graph' (a replayed CUDA graph), 'compiled' (the graph of the compiled step)
                steps:int, warmup:int) -> float:
@@ -268,7 +282,8 @@ def _bench_one(model:TransformerLM, part:str, B:int, T:int,
             return time_steps(lambda: step(model, nxt, cache, packs=packs), steps, warmup, True)
         return time_steps(lambda: model.decode_step(nxt, cache), steps, warmup, graph)
     attn = model.blocks[0].attn
-    lc = fill_random_(layer_cache(attn, B, max_len), 0); lc.count_reads = False
+    lc = fill_random_(layer_cache(attn, B, max_len), 0)
+    lc.count_reads = False
     pos = torch.full((B,), T, device=dev, dtype=torch.long)
     if part == 'layer':
         x = torch.randn(B, 1, model.cfg.dim, device=dev, dtype=attn.q_proj.weight.dtype)
@@ -280,7 +295,7 @@ def _bench_one(model:TransformerLM, part:str, B:int, T:int,
     k, v = lc.k[:, :, :T + 1], lc.v[:, :, :T + 1]
     return time_steps(lambda: sdpa_decode(q[:, :, None], k, v), steps, warmup, graph)
 
-# %% ../nbs/12_bench.ipynb #257da8a4
+# %% ../nbs/12_bench.ipynb #5b026994
 def decode_table(rows:list[dict]) -> str:
     """Markdown table: one line per (part, B, T, mode) with dense and NSA ms per token, the speed-up, and the read
     ratio T / R(T)."""
@@ -298,6 +313,7 @@ def decode_table(rows:list[dict]) -> str:
                      f"{f(rd / rn if rd and rn else None, '.1f')} |")
     return '\n'.join(lines)
 
+# %% ../nbs/12_bench.ipynb #6e36d17b
 def plot_decode(rows:list[dict], path=None, mode:str='graph'):
     """ms per token against the context, NSA and dense, one panel per part (log-log; dashed: batch 1, solid: the larger
     batches); `mode` 'graph' or 'eager'."""
@@ -312,8 +328,10 @@ def plot_decode(rows:list[dict], path=None, mode:str='graph'):
                 pts = sorted((r['T'], r['ms']) for r in rows if (r['part'], r['attn'], r['B']) == (part, attn, B))
                 if pts: ax.plot(*zip(*pts), '--' if B == 1 else '-', color=c, marker='o', label=f'{attn} B={B}')
         ax.set(xscale='log', yscale='log', xlabel='context T', ylabel='ms per token',
-               title=f'{part} ({mode})'); ax.legend(fontsize=7)
-    fig.suptitle(rows[0].get('device', ''), fontsize=9); fig.tight_layout()
+               title=f'{part} ({mode})')
+        ax.legend(fontsize=7)
+    fig.suptitle(rows[0].get('device', ''), fontsize=9)
+    fig.tight_layout()
     if path: fig.savefig(path, dpi=110)
     return fig
 
@@ -348,8 +366,10 @@ def bench_decode(contexts=(8192, 16384, 32768, 65536, 131072),  # context length
                         # e.g. out of memory at 128k
                         except Exception as e: r['error'] = f"{type(e).__name__}: {str(e)[:200]}"
                         torch.cuda.empty_cache()
-                        rows.append(r); log(json.dumps(r))
-        del model; torch.cuda.empty_cache()
+                        rows.append(r)
+                        log(json.dumps(r))
+        del model
+        torch.cuda.empty_cache()
     log(decode_table(rows))
     return rows
 
@@ -367,7 +387,8 @@ def sweep_decode_tuning(variants:dict,                       # {name: {DecodeTun
         attn = NSAttention(256, HQ, H, K, V, cfg=cfg, backend='triton').cuda().bfloat16()
         for B in batches:
             for T in contexts:
-                lc = fill_random_(layer_cache(attn, B, T + 1), 0); lc.count_reads = False
+                lc = fill_random_(layer_cache(attn, B, T + 1), 0)
+                lc.count_reads = False
                 pos = torch.full((B,), T, device='cuda', dtype=torch.long)
                 q = torch.randn(B, HQ, K, device='cuda', dtype=torch.bfloat16)
                 g = torch.rand(B, HQ, 3, device='cuda', dtype=torch.bfloat16)
@@ -378,18 +399,21 @@ def sweep_decode_tuning(variants:dict,                       # {name: {DecodeTun
                 for name, tu in tunings.items():
                     r[f'{name}_same_idx'] = bool((step(tu)[1] == idx0).all())
                     r[f'{name}_us'] = 1e3 * time_steps(lambda: step(tu), steps, warmup, True)
-                rows.append(r); log(json.dumps(r))
+                rows.append(r)
+                log(json.dumps(r))
     return rows
 
-# %% ../nbs/12_bench.ipynb #cdc8d661
+# %% ../nbs/12_bench.ipynb #c295c01d
 def _timed_generate(model:TransformerLM, p:torch.Tensor, new:int,
                     mode:str) -> tuple[torch.Tensor, float]:   # 'eager', 'graph' or 'compiled' decode steps
     "`new` tokens after `p`, and the tokens/s of the call (prefill included)."
-    torch.cuda.synchronize(); t = time.perf_counter()
+    torch.cuda.synchronize()
+    t = time.perf_counter()
     out = model.generate(p, new, graph=mode != 'eager', compile=mode == 'compiled')
     torch.cuda.synchronize()
     return out[:, p.shape[1]:], p.shape[0] * new / (time.perf_counter() - t)
 
+# %% ../nbs/12_bench.ipynb #8f8b9bb4
 def bench_generate(prompts=(2048, 16384),     # prompt lengths
                    batches=(1, 8),            # sequences generated together
                    new:int=128,               # tokens to generate
@@ -411,8 +435,10 @@ def bench_generate(prompts=(2048, 16384),     # prompt lengths
                     toks[mode], r[f'{mode}_tokens_per_s'] = warm[0][0], statistics.median(w[1] for w in warm)
                 r['same_tokens'] = (toks['graph'] == toks['eager']).float().mean().item()
                 r['compiled_same_tokens'] = (toks['compiled'] == toks['eager']).float().mean().item()
-                rows.append(r); log(json.dumps(r))
-        del model; torch.cuda.empty_cache()
+                rows.append(r)
+                log(json.dumps(r))
+        del model
+        torch.cuda.empty_cache()
     return rows
 
 # %% ../nbs/12_bench.ipynb #324d5227
@@ -429,7 +455,8 @@ def summary_rows(root=None) -> list[dict]:
     step = {}                                                   # each model's faster replayed step: graph or compiled
     for r in dec:
         if r['part'] == 'model' and r['mode'] in ('graph', 'compiled') and r['T'] == 65536 and r.get('ms'):
-            k = r['B'], r['attn']; step[k] = min(step.get(k, r['ms']), r['ms'])
+            k = r['B'], r['attn']
+            step[k] = min(step.get(k, r['ms']), r['ms'])
     out += [dict(what=f'decode one token, 125M model, batch {B}', T=65536, dense=step[B, 'dense'],
                  nsa=step[B, 'nsa'], unit='ms') for B in (1, 8)]
     for r in out: r['speedup'] = r['nsa'] / r['dense'] if r['unit'] == 'tokens/s' else r['dense'] / r['nsa']
@@ -504,7 +531,8 @@ def saving_log(path, command:str, title:str, notes:str=''):
     def log(line:str):
         print(line)
         if line.startswith('{'):                                                     # a row (tables pass through)
-            rows.append(json.loads(line)); save_result(part, rows, command, title, notes, incomplete=True)
+            rows.append(json.loads(line))
+            save_result(part, rows, command, title, notes, incomplete=True)
     return log
 
 def save_finished(path, rows:list, command:str, title:str, notes:str=''):

@@ -4,8 +4,9 @@
 
 # %% ../nbs/11_cache.ipynb #cd3b6916
 from __future__ import annotations
-import contextlib, dataclasses, functools, math
+import contextlib, dataclasses, functools, math, sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 import torch
 import torch.nn.functional as F
 from .config import NSAConfig
@@ -13,7 +14,8 @@ from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, apply_rope, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, DenseAttention
+if TYPE_CHECKING:                                                               # annotations only: model.py imports
+    from nsa_nb.model import TransformerLM, DenseAttention                    # this module (generate)
 from .testing import rel_err
 try: from nsa_nb.kernels import decode as kd                                    # the Triton step (notebook 06d)
 except ImportError as e: kd, _NO_KERNELS = None, f"the Triton decode kernels cannot be imported ({e})"
@@ -171,12 +173,17 @@ def decode_backend(attn, device, dtype, backend:str|None=None) -> str:
     return 'reference'
 
 # %% ../nbs/11_cache.ipynb #ee2f1de9
+def _is_dense(attn) -> bool:
+    "`attn` is notebook 07's `DenseAttention`: looked up, not imported (a layer exists only once its module is loaded)."
+    model = sys.modules.get('nsa_nb.model')
+    return model is not None and isinstance(attn, model.DenseAttention)
+
 def layer_cache(attn, B:int, max_len:int, device=None, dtype=None, backend:str|None=None):
     "An empty (zeroed) cache for one attention layer: `B` sequences of up to `max_len` tokens."
     device, dtype = device or attn.q_proj.weight.device, dtype or attn.q_proj.weight.dtype
     z = lambda C, D: torch.zeros(B, attn.n_kv, C, D, device=device, dtype=dtype)           # [B, H, C, D]
     reads = lambda n: torch.zeros(B, attn.n_kv, n, device=device, dtype=torch.long)
-    if isinstance(attn, DenseAttention): return DenseLayerCache(z(max_len, attn.d_k), z(max_len, attn.d_v), reads(1))
+    if _is_dense(attn): return DenseLayerCache(z(max_len, attn.d_k), z(max_len, attn.d_v), reads(1))
     if not isinstance(attn, NSAttention):
         raise TypeError(f"no decode cache for {type(attn).__name__}: NSAttention and DenseAttention layers have one "
                         "(model.attn='window' is a training baseline: generate() re-runs its forward)")
@@ -220,7 +227,8 @@ class DecodeCache:
     def reads_act_total(self) -> torch.Tensor: return self.reads_act.sum(-1)
     def sync_host(self):
         "Re-read `lens_host` from the device (after replaying a captured step, which advances only `lens`)."
-        self.lens_host = self.lens.tolist(); return self
+        self.lens_host = self.lens.tolist()
+        return self
     def clone(self): return dataclasses.replace(self, layers=[_clone_layer(lc) for lc in self.layers],
                                                 lens=self.lens.clone(), lens_host=list(self.lens_host))
 
@@ -271,7 +279,9 @@ def _write(cache:torch.Tensor, x:torch.Tensor, pos:torch.Tensor):
 
 def append_token(attn:NSAttention, lc:NSALayerCache, ks:tuple, vs:tuple, pos:torch.Tensor):
     "Write the new token's `ks, vs` (3-tuples of `[B, H, K|V]`) at `pos [B]`, then compress block floor((pos+1-l)/d)."
-    for c in ((0,) if lc.shared else (0, 1, 2)): _write(lc.k[c], ks[c], pos); _write(lc.v[c], vs[c], pos)
+    for c in ((0,) if lc.shared else (0, 1, 2)):
+        _write(lc.k[c], ks[c], pos)
+        _write(lc.v[c], vs[c], pos)
     l, d = attn.cfg.l, attn.cfg.d
     # [B] newest block ending at or before pos
     i = torch.div(pos + 1 - l, d, rounding_mode='floor').clamp(0, lc.kc.shape[2] - 1)
@@ -289,7 +299,9 @@ def _fill(cache:torch.Tensor, x:torch.Tensor, lens:torch.Tensor):
     B, H, C, D = cache.shape
     T = x.shape[1]
     # slots past a row's length: padding, never read
-    if C >= T: cache[:, :, :T] = x.transpose(1, 2).to(cache.dtype); return
+    if C >= T:
+        cache[:, :, :T] = x.transpose(1, 2).to(cache.dtype)
+        return
     s = torch.arange(C, device=x.device)
     # [B, C] newest position = s mod C below lens
     p = s + C * torch.div(lens[:, None] - 1 - s, C, rounding_mode='floor')
@@ -300,7 +312,9 @@ def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:t
     "The layer's forward on the prompt `x [B, T, dim]` -> `[B, T, dim]`; fills `lc` for rows `lens [B]` long."
     # the class's forward (whatever shadows it), and the keys and values it projected: [B, T, H, K|V] each, rotated
     y, _, _, (ks, vs) = attn._forward_parts(x, keep=True)
-    for c in ((0,) if lc.shared else (0, 1, 2)): _fill(lc.k[c], ks[c], lens); _fill(lc.v[c], vs[c], lens)
+    for c in ((0,) if lc.shared else (0, 1, 2)):
+        _fill(lc.k[c], ks[c], lens)
+        _fill(lc.v[c], vs[c], lens)
     kc, vc = attn.phi_k(ks[0]), attn.phi_v(vs[0])                                           # [B, N, H, K|V]
     n = min(kc.shape[1], lc.kc.shape[2])
     lc.kc[:, :, :n], lc.vc[:, :, :n] = kc[:, :n].transpose(1, 2), vc[:, :n].transpose(1, 2)
@@ -309,7 +323,8 @@ def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:t
 def dense_layer_prefill(attn:DenseAttention, x:torch.Tensor, lc:DenseLayerCache, lens:torch.Tensor) -> torch.Tensor:
     "The dense layer's forward on the prompt, and its K/V cache filled with the keys (rotated) and values it attended."
     q, k, v = attn._heads(x)                                                                # [B, T, HQ|H, K|V]
-    _fill(lc.k, k, lens); _fill(lc.v, v, lens)
+    _fill(lc.k, k, lens)
+    _fill(lc.v, v, lens)
     return attn._out(q, k, v)
 
 def layer_prefill(attn, x, lc, lens):
@@ -337,7 +352,9 @@ def nsa_layer_decode(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, pos:tor
     "One token per row through an `NSAttention` layer: `x [B, 1, dim]` at `pos [B]` -> `[B, 1, dim]`; appends to `lc`."
     B = x.shape[0]
     if packed is None: proj, g = None, attn.gate(x)
-    else: *proj, gh = packed.project(x); g = gate_from_first(attn.gate, gh)
+    else:
+        *proj, gh = packed.project(x)
+        g = gate_from_first(attn.gate, gh)
     # [B, HQ, K], 3 x [B, H, K|V]
     q, ks, vs = decode_heads(attn, x, pos, rope, proj)
     g = g[:, 0].to(q.dtype)                                                                 # [B, HQ, 3]
@@ -373,7 +390,8 @@ def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int
     q, k = q.view(B, 1, attn.n_heads, attn.d_k), k.view(B, 1, attn.n_kv, attn.d_k)
     cos, sin = rope_once(rope, pos, attn.d_k, attn.rope_base)
     q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
-    _write(lc.k, k[:, 0], pos); _write(lc.v, v.view(B, attn.n_kv, attn.d_v), pos)
+    _write(lc.k, k[:, 0], pos)
+    _write(lc.v, v.view(B, attn.n_kv, attn.d_v), pos)
     masked = not (uniform and t_hi)                                                         # equal rows need no mask
     if t_hi is None: S = lc.max_len
     # a mask anyway: round up (one cuDNN plan per bucket)
@@ -412,7 +430,9 @@ def _attn_calls(model:TransformerLM, fn):
 @contextlib.contextmanager
 def _head_rows(head:torch.nn.Module, rows:torch.Tensor|None):
     "While active, `head` sees only position `rows[b]` of row b: `[B, T, dim]` -> `[B, 1, dim]` (None: all)."
-    if rows is None: yield; return
+    if rows is None:
+        yield
+        return
     h = head.register_forward_pre_hook(lambda m, a: (a[0][torch.arange(len(rows), device=rows.device), rows][:, None],))
     try: yield
     finally: h.remove()
@@ -565,10 +585,11 @@ def fill_random_(cache, T:int|list, seed:int=0):
         for t in {id(t): t for t in ts}.values(): t.normal_(generator=g)
     if isinstance(cache, DecodeCache):
         T = [T] * cache.B if isinstance(T, int) else list(T)
-        cache.lens.copy_(torch.tensor(T)); cache.lens_host = T
+        cache.lens.copy_(torch.tensor(T))
+        cache.lens_host = T
     return cache
 
-# %% ../nbs/11_cache.ipynb #6df3d344
+# %% ../nbs/11_cache.ipynb #c6f4bd29
 def graph_decode_ok(model:TransformerLM, cache) -> bool:
     """A decode step of `model` on `cache` can be captured once in a CUDA graph and replayed as the lengths grow: on
     CUDA, every layer dense or NSA on the Triton path with phi='avg' (no host sync in its step)."""
@@ -581,6 +602,7 @@ def decode_step_static(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeC
     a CUDA graph of it stays right as the lengths grow; advances `cache.lens` only. Returns logits `[B, 1, vocab]`."""
     return _step(model, next_idx, cache, None, False)
 
+# %% ../nbs/11_cache.ipynb #38de441e
 class GraphDecoder:
     """`decode_step` on one cache as a CUDA graph: the first call runs the step eagerly (compiling the kernels) and
     captures the next; later calls copy the tokens in and replay. `cache.lens_host` is advanced on the host (every
@@ -596,7 +618,8 @@ class GraphDecoder:
     # [B, 1] -> logits [B, 1, vocab], valid until the next call
     def __call__(self, next_idx:torch.Tensor) -> torch.Tensor:
         if self.graph is None:
-            s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
             # (warm-up on a side stream, as torch's graph docs ask; compiles there)
             with torch.cuda.stream(s): logits = self.step(self.model, next_idx, self.cache)
             torch.cuda.current_stream().wait_stream(s)
@@ -605,10 +628,13 @@ class GraphDecoder:
             with torch.cuda.graph(self.graph):
                 self.static_out = self.step(self.model, self.static_in, self.cache)
         else:
-            self.static_in.copy_(next_idx); self.graph.replay(); logits = self.static_out
+            self.static_in.copy_(next_idx)
+            self.graph.replay()
+            logits = self.static_out
         self.cache.lens_host = [n + 1 for n in self.cache.lens_host]
         return logits
 
+# %% ../nbs/11_cache.ipynb #689277e1
 def generate_cached(model:TransformerLM, idx, n:int, sample, context:int|None=None,
                     graph:bool|None=None, compile:bool=False) -> torch.Tensor:
     """`n` tokens after `idx [B, T0]`: one prefill, then one `decode_step` per token (replayed from a CUDA graph where
@@ -630,7 +656,7 @@ def generate_cached(model:TransformerLM, idx, n:int, sample, context:int|None=No
         else: logits = model(idx[:, -ctx:])[:, -1:]
     return idx
 
-# %% ../nbs/11_cache.ipynb #c49387a5
+# %% ../nbs/11_cache.ipynb #3270b0c4
 @dataclass
 class PackedLayer:
     """A block's decode products that read the same input, packed: q, k, v (and an NSA layer's first gate layer) in
@@ -650,6 +676,7 @@ def gate_from_first(gate, h:torch.Tensor) -> torch.Tensor:
     rest = gate.net[1:] if isinstance(gate.net, torch.nn.Sequential) else torch.nn.Identity()
     return torch.sigmoid(rest(h)).unflatten(-1, (gate.n_heads, 3))
 
+# %% ../nbs/11_cache.ipynb #7394cb46
 @torch.no_grad()
 def pack_layer(blk) -> PackedLayer:
     "A packed copy of block `blk`'s decode products (its weights as they are now)."

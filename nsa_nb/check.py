@@ -22,7 +22,8 @@ __all__ = ['QUICK', 'FULL', 'check_causality', 'check_parity', 'check_selection_
 def _pair(backend_a='triton', backend_b='reference', dim=256, HQ=12, H=2, K=64, V=64, cfg=None, dtype=torch.float32):
     "Two NSAttention layers with the same weights on the GPU."
     a = NSAttention(dim, HQ, H, K, V, cfg=cfg, backend=backend_a).cuda().to(dtype)
-    b = NSAttention(dim, HQ, H, K, V, cfg=cfg, backend=backend_b).cuda().to(dtype); b.load_state_dict(a.state_dict())
+    b = NSAttention(dim, HQ, H, K, V, cfg=cfg, backend=backend_b).cuda().to(dtype)
+    b.load_state_dict(a.state_dict())
     return a, b
 
 # %% ../nbs/13_check.ipynb #d54535ca
@@ -35,7 +36,8 @@ def check_causality(lengths=(1000, 2049, 4100), dtype=torch.bfloat16) -> str:
         x = torch.randn(1, T, 256, device='cuda', dtype=dtype)
         y, br = attn(x, return_branches=True)
         for t in (1, 31, 64, 511, 512, T // 2 + 3, T - 1):
-            x2 = x.clone(); x2[:, t:] = torch.randn_like(x2[:, t:]) * 3
+            x2 = x.clone()
+            x2[:, t:] = torch.randn_like(x2[:, t:]) * 3
             y2, br2 = attn(x2, return_branches=True)
             for name, a, b in zip(('cmp', 'sel', 'win', 'sum'), (*br, y), (*br2, y2)):
                 d = (a[:, :t].float() - b[:, :t].float()).abs().max().item()
@@ -70,7 +72,8 @@ def check_parity(dtypes=(torch.bfloat16, torch.float16, torch.float32), shapes=(
                 ys = [x.detach().float().clone().requires_grad_() for x in ins]
                 o1, o2 = ft(*xs)[0], fr(*ys)[0]
                 do = torch.randn_like(o2)
-                (o1.float() * do).sum().backward(); (o2 * do).sum().backward()
+                (o1.float() * do).sum().backward()
+                (o2 * do).sum().backward()
                 e = max([rel_err(o1, o2)] + [rel_err(a.grad, b.grad) for a, b in zip(xs, ys)])
                 worst[(str(dt)[6:], name)] = max(worst.get((str(dt)[6:], name), 0), e)
                 assert e < bound[dt], f"{name} {dt} G={HQ // H} K={K} V={V}: rel err {e:.2e} > {bound[dt]}"
@@ -85,7 +88,8 @@ def check_selection_agreement(T=8192) -> str:
     from nsa_nb.selection import select_blocks
     from nsa_nb.kernels.nsa import select_blocks_triton
     from nsa_nb.kernels.banded import compressed_attention_triton
-    cfg = NSAConfig(); torch.manual_seed(0)
+    cfg = NSAConfig()
+    torch.manual_seed(0)
     q, k = torch.randn(1, T, 16, 128, device='cuda'), torch.randn(1, T, 1, 128, device='cuda')
     kc = Compressor(cfg.l, cfg.d, 128).cuda()(k)
     _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
@@ -110,7 +114,8 @@ def check_model_dtypes(T=1500) -> str:
         with torch.no_grad():
             ref = m(idx).float()
             with torch.autocast('cuda', dtype=torch.bfloat16): low = m(idx).float()
-        e = rel_err(low, ref); out.append(f"{attn} bf16 vs fp32 logits {e:.1e}")
+        e = rel_err(low, ref)
+        out.append(f"{attn} bf16 vs fp32 logits {e:.1e}")
         assert e < 3e-2, out[-1]
     q, k = torch.randn(1, 1, 1, 64, device='cuda'), torch.randn(1, 1, 1, 64, device='cuda')
     dot = lambda i, j: (apply_rope(q, *rope_cos_sin(1, 64, offset=i, device='cuda')) * apply_rope(k, *rope_cos_sin(1,
@@ -125,7 +130,8 @@ def graph_replay_check(model:TransformerLM, cache:DecodeCache, tokens:torch.Tens
     eager_cache, warm_cache = cache.clone(), cache.clone()
     eager = [model.decode_step(t, eager_cache)[0].clone() for t in tokens]
     static_in = tokens[0].clone()
-    s = torch.cuda.Stream(); s.wait_stream(torch.cuda.current_stream())
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         # compile the kernels, warm the allocator
         for _ in range(2): model.decode_step(static_in, warm_cache)
@@ -136,7 +142,8 @@ def graph_replay_check(model:TransformerLM, cache:DecodeCache, tokens:torch.Tens
     diff = 0.
     for t, e in zip(tokens, eager):
         # each replay decodes the next position
-        static_in.copy_(t); graph.replay()
+        static_in.copy_(t)
+        graph.replay()
         diff = max(diff, (static_out.float() - e.float()).abs().max().item())
     cache.sync_host()
     assert cache.lens_host == eager_cache.lens_host, (cache.lens_host, eager_cache.lens_host)
@@ -159,7 +166,8 @@ def gpu_decode_check(T:int=900) -> str:
             # asserts the read counters
             e, _ = decode_vs_forward(m, [T - 48, T - 301, 37], T, errors=True)
             # a near-tie may select differently: rare, not never
-            e = torch.tensor(e); ok = (e < 1e-4).float().mean().item()
+            e = torch.tensor(e)
+            ok = (e < 1e-4).float().mean().item()
             within = f"{ok:.1%} of {len(e)} row-steps within 1e-4, max {e.max():.1e}"
             assert ok >= 0.99 and e.max() < 1e-2, f"{attn}: decode vs forward: {within}"
             out.append(f"{attn} decode == forward (fp32: {within})")
@@ -181,7 +189,9 @@ def check_decode() -> str:
 # %% ../nbs/13_check.ipynb #c8e7d116
 def check_long_context(T=65536) -> str:
     "64k tokens forward+backward through the 125M NSA model on one GPU (bf16, gradient checkpointing), no OOM."
-    torch.manual_seed(0); torch.cuda.empty_cache(); torch.cuda.reset_peak_memory_stats()
+    torch.manual_seed(0)
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
     rc = named_config('m7c_125m', ['model.attn=nsa', 'model.backend=triton'])
     m = TransformerLM(rc.model, rc.nsa).cuda()
     m.set_gradient_checkpointing(True)
@@ -190,7 +200,8 @@ def check_long_context(T=65536) -> str:
     with torch.autocast('cuda', dtype=torch.bfloat16):
         logits = m(idx[:, :-1])
         loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1).float(), idx[:, 1:].flatten())
-    loss.backward(); torch.cuda.synchronize()
+    loss.backward()
+    torch.cuda.synchronize()
     assert math.isfinite(loss.item()), f"loss {loss.item()}"
     peak = torch.cuda.max_memory_allocated() / 2**30
     return f"T={T}: loss {loss.item():.3f}, {time.time() - t0:.1f} s, peak {peak:.1f} GiB"

@@ -54,9 +54,12 @@ def plot_runs(runs:dict,          # {label: run directory or read_run(...)}
             tok, sec, sty = *_val_x(r), 'o' if train else 'o-'
             axes[0].plot(tok / 1e6, r['val'].val_loss, sty, color=c, ms=4, label=f"{label} (val)")
             axes[1].plot(sec / 60, r['val'].val_loss, sty, color=c, ms=4, label=f"{label} (val)")
-    axes[0].set_xlabel('tokens seen (millions)'); axes[1].set_xlabel('wall time (minutes)')
+    axes[0].set_xlabel('tokens seen (millions)')
+    axes[1].set_xlabel('wall time (minutes)')
     axes[0].set_ylabel('loss (nats per token)')
-    for a in axes: a.grid(alpha=.3); a.legend(fontsize=8)
+    for a in axes:
+        a.grid(alpha=.3)
+        a.legend(fontsize=8)
     if title: axes[0].figure.suptitle(title)
     return axes
 
@@ -150,7 +153,8 @@ def same_time_pick(rows:list[dict], seed:int|None=None) -> tuple[dict, dict, dic
     "(NSA, dense with the longest schedule, dense on NSA's schedule or None) of `seed` (None: the first row's)."
     seed = rows[0]['seed'] if seed is None else seed
     mine = [r for r in rows if r['seed'] == seed]
-    nsa = [r for r in mine if r['attn'] == 'nsa']; dense = [r for r in mine if r['attn'] == 'dense']
+    nsa = [r for r in mine if r['attn'] == 'nsa']
+    dense = [r for r in mine if r['attn'] == 'dense']
     if len(nsa) != 1 or not dense: raise ValueError(f"seed {seed}: {len(nsa)} NSA and {len(dense)} dense runs; need 1 and >= 1")
     d = max(dense, key=lambda r: r['schedule_steps'])
     same = [r for r in dense if r is not d and r['schedule_steps'] == nsa[0]['schedule_steps']]
@@ -206,7 +210,8 @@ def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:
     for r in results:
         for row in r['rows']:
             label = f"{row['run']}, seed {row['seed']}" if many and 'seed' not in row['run'] else row['run']
-            rows.append(dict(row, run=label)); curves.append(r['curves'][r['curves'].run == row['run']].assign(run=label))
+            rows.append(dict(row, run=label))
+            curves.append(r['curves'][r['curves'].run == row['run']].assign(run=label))
     if len(labels := [row['run'] for row in rows]) != len(set(labels)):
         raise ValueError(f"two pooled runs are labelled alike ({labels}): give each result's runs distinct labels")
     cf = pd.concat(curves, ignore_index=True)
@@ -220,13 +225,14 @@ def pool_same_time(results:list[dict]) -> tuple[list[dict], pd.DataFrame, dict]:
 # %% ../nbs/14_longctx.ipynb #03246ffd
 def scaling_line(name:str='longctx/ddp_scaling') -> str:
     "One sentence from a data-parallel scaling result: the range of speed-ups over one GPU at each GPU count."
-    sc = load_result(name); rows = pd.DataFrame(sc['rows'])
+    sc = load_result(name)
+    rows = pd.DataFrame(sc['rows'])
     parts = [f"{g.speedup.min():.2f}-{g.speedup.max():.2f}x on {n}" for n, g in rows[rows.gpus > 1].groupby('gpus')]
     return (f"data-parallel training of the 125M model, compiled, at 32k tokens per GPU per step, runs "
             f"{' and '.join(parts)} GPUs against one ({sc['device']}; NSA and dense attention at seq_len "
             f"{' and '.join(map(str, sorted(rows.seq_len.unique())))}; `{sc['command']}`)")
 
-# %% ../nbs/14_longctx.ipynb #2703dc45
+# %% ../nbs/14_longctx.ipynb #3246c1ce
 def _ahead(lm:dict) -> str:
     """Who ended lower by more than the seed spread in the same-wall-time result `lm`: 'NSA', 'dense attention',
     'neither model', or no verdict where it has one seed."""
@@ -258,6 +264,7 @@ def _same_time_line(lm:dict) -> str:
                  f"{abs(m['gap']):.3f} on the mean, seed spread {m['spread']:.3f}).")
     return line
 
+# %% ../nbs/14_longctx.ipynb #a6e792b0
 def summary_lines() -> list[str]:
     """One line each, for the README: the same-wall-time comparisons at 8k and 32k and passkey retrieval, from
     `results/longctx`."""
@@ -267,7 +274,8 @@ def summary_lines() -> list[str]:
     l8 = (_same_time_line(load_result('longctx/lm_8k')) + f" Per token, in a separate pair of runs on NSA's "
           f"{sn['schedule_steps']}-step schedule (one seed), NSA's loss was {'lower' if nt < rt else 'higher'} "
           f"({nt:.3f} against {rt:.3f} at {ss['equal_tokens_M']:.0f}M tokens).")
-    rp = load_result('longctx/passkey_repeats'); df = pd.DataFrame(rp['rows'])
+    rp = load_result('longctx/passkey_repeats')
+    df = pd.DataFrame(rp['rows'])
     far = df[df.distance.between(64, 1792)].groupby('model').accuracy.agg(['mean', 'min'])
     nsa, win = far[~far.index.str.contains('window')], far[far.index.str.contains('window')]
     best = nsa['mean'].idxmax()

@@ -96,7 +96,9 @@ class PasskeyChunks:
         head = n - self.digits - D - len(self.key_pre)                      # filler before the key
         mid = D - self.digits - len(self.key_post) - len(self.question)    # filler between key and question
         if self.text is None: before, after = self._fill(rng, head), self._fill(rng, mid)
-        else: t = self._text(i); before, after = t[:head], t[head:head + mid]   # the text runs on around the key
+        else:
+            t = self._text(i)
+            before, after = t[:head], t[head:head + mid]  # the text runs on around the key
         toks = before + self.key_pre + key + self.key_post + after + self.question + key
         assert len(toks) == n
         return torch.tensor(toks, dtype=torch.int64)
@@ -204,7 +206,7 @@ def problems(self:PasskeyTask, tok) -> tuple[list[str], list[str]]:
                  f"the sliding window alone can see the key; {fix} to test what selection and compression add")
     return p, w
 
-# %% ../../nbs/13a_passkey.ipynb #64e2bd04
+# %% ../../nbs/13a_passkey.ipynb #9e227a3c
 class PasskeySpread:
     "Passkey samples `i = 0..n-1` at distances spread evenly over `[distance, distance + spread)`, clipped to fit."
     def __init__(self, seq_len:int, tokenizer, distance:int, digits:int=5, seed:int=0, spread:int=0, n:int=1,
@@ -216,6 +218,7 @@ class PasskeySpread:
         self._pk = {d: first if d == distance else mk(d) for d in set(self.dist)}
     def __getitem__(self, i:int) -> torch.Tensor: return self._pk[self.dist[i]][i]
 
+# %% ../../nbs/13a_passkey.ipynb #5ea1c269
 def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks|PasskeySpread, n:int, batch_size:int):
     "Samples 0..n-1 of `pk` through `model` in batches: yields `(chunks [b, seq_len + 1], logits [b, seq_len, vocab])`."
     dev = next(model.parameters()).device
@@ -224,6 +227,7 @@ def passkey_forwards(model:torch.nn.Module, pk:PasskeyChunks|PasskeySpread, n:in
         with autocast_ctx(dev, 'bf16' if dev.type == 'cuda' else 'fp32'): logits = model(c[:, :-1])   # bf16 on a GPU
         yield c, logits
 
+# %% ../../nbs/13a_passkey.ipynb #0d0610f2
 @torch.no_grad()
 def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                      distances,                 # key-to-answer distances in tokens to test
@@ -247,7 +251,7 @@ def passkey_accuracy(model:torch.nn.Module, tokenizer, seq_len:int,
                              answer_loss=loss / nd, n=n))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/13a_passkey.ipynb #feb347d1
+# %% ../../nbs/13a_passkey.ipynb #ac2b8631
 def passkey_text(cfg, tok, seq_len:int|None=None):
     "A run's passkey filler: its validation text if it trained on keys in text, else None (the sentences)."
     # the split is made again here, from this machine's standard library (or the run's data.path): the same documents
@@ -274,6 +278,7 @@ def passkey_sweep(runs:dict,                  # {label: run directory}
         del model
     return pd.concat(out, ignore_index=True)
 
+# %% ../../nbs/13a_passkey.ipynb #eeaaf581
 def plot_passkey(df:pd.DataFrame, ax=None, title:str='',
                  value:str='accuracy'):        # or 'digit_accuracy' (chance: 10%)
     "Accuracy against distance, one line per model, the window's reach shaded."
@@ -284,7 +289,9 @@ def plot_passkey(df:pd.DataFrame, ax=None, title:str='',
     for label, g in df.groupby('model', sort=False): ax.plot(g.distance, g[value] * 100, 'o-', label=label)
     ax.set_xlabel('distance from the key to the answer (tokens)')
     ax.set_ylabel('retrieved (% of samples)' if value == 'accuracy' else 'answer digits right (%)')
-    ax.set_ylim(-3, 103); ax.grid(alpha=.3); ax.legend(fontsize=8)
+    ax.set_ylim(-3, 103)
+    ax.grid(alpha=.3)
+    ax.legend(fontsize=8)
     if title: ax.set_title(title)
     return ax
 
@@ -309,7 +316,8 @@ def passkey_selection_probe(model:torch.nn.Module, tokenizer, seq_len:int, dista
             tgt = tgt // cfg.l_sel
             hits, b0 = torch.zeros(len(layers), device=dev), 0
             for c, _ in passkey_forwards(model, pk, n, batch_size):
-                t = tgt[b0:b0 + len(c), :, None, None]; b0 += len(c)                       # [b, digits, 1, 1]
+                t = tgt[b0:b0 + len(c), :, None, None]
+                b0 += len(c)  # [b, digits, 1, 1]
                 for i, m in enumerate(layers):
                     idx = m._last['idx'][:, T - digits:]                   # [b, digits, H, n_sel]: the answer's queries
                     hits[i] += (idx == t).any(-1).float().mean((1, 2)).sum()
