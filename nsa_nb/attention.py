@@ -142,13 +142,14 @@ def nsa_branches_ref(q:torch.Tensor,   # [B, T, HQ, K]
                      vs:tuple,         # values for (cmp, sel, win): [B, T, H, V] each
                      phi_k:nn.Module, phi_v:nn.Module,  # compressors
                      cfg:NSAConfig, scale:float|None=None,
-                     docs:Docs|None=None):   # packed documents (notebook 01): each token sees its own
+                     docs:Docs|None=None,    # packed documents (notebook 01): each token sees its own
+                     q0:int=0):              # q's first position; keys and values from 0 (context parallel, notebook 07b)
     "Reference NSA branches: `(o_cmp, o_sel, o_win)` each `[B, T, HQ, V]`, and selected blocks `[B, T, H, n_sel]`."
     k_cmp, v_cmp = phi_k(ks[0], docs), phi_v(vs[0], docs)                         # [B, N, H, K|V]
-    o_cmp, _ = compressed_attention(q, k_cmp, v_cmp, cfg.l, cfg.d, scale, cfg.chunk, docs)
-    idx = select_blocks(q, k_cmp, cfg, scale, docs=docs)                          # scores from p_cmp, Eq. 8-10
-    o_sel, _ = selected_attention(q, ks[1], vs[1], idx, cfg.l_sel, scale, cfg.chunk, docs)
-    o_win, _ = sliding_attention(q, ks[2], vs[2], cfg.w, scale, cfg.chunk, docs)
+    o_cmp, _ = compressed_attention(q, k_cmp, v_cmp, cfg.l, cfg.d, scale, cfg.chunk, docs, q0)
+    idx = select_blocks(q, k_cmp, cfg, scale, docs=docs, q0=q0)                   # scores from p_cmp, Eq. 8-10
+    o_sel, _ = selected_attention(q, ks[1], vs[1], idx, cfg.l_sel, scale, cfg.chunk, docs, q0)
+    o_win, _ = sliding_attention(q, ks[2], vs[2], cfg.w, scale, cfg.chunk, docs, q0)
     return (o_cmp, o_sel, o_win), idx
 
 # %% ../nbs/05_attention.ipynb #a791ab87

@@ -104,14 +104,16 @@ def compressed_attention(q:torch.Tensor,     # [B, T, HQ, K] queries
                          scale:float|None=None, # default 1/sqrt(K)
                          chunk:int=128,      # queries per chunk
                          docs:Docs|None=None, # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
+                         q0:int=0,           # position of q's first query (context parallel: a chunk of the sequence)
                         ):
     """Attention over visible compressed blocks; returns `o [B, T, HQ, V]` and `lse [B, T, HQ]` (0 and -inf where none
-    is visible)."""
+    is visible); the queries sit at positions `q0..q0+T-1` of the sequence whose blocks `k_cmp` holds."""
     B, T, HQ, H, G, K, V = check_qkv(q, k_cmp, v_cmp)
     N, scale = k_cmp.shape[1], scale or 1 / math.sqrt(K)
     first = None if docs is None else cmp_slots(docs, l, d)[1]                                 # [B, T]
     def one(t0, t1):
-        vis = cmp_block_visible(doc_pos(t0, t1, docs, q.device), N, l, d, None if first is None else first[:, t0:t1])
+        p0, p1 = q0 + t0, q0 + t1                                                              # positions
+        vis = cmp_block_visible(doc_pos(p0, p1, docs, q.device), N, l, d, None if first is None else first[:, p0:p1])
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 3, 1, 4)              # [B, H, G, C, K]
         s = qc @ upcast(k_cmp).permute(0, 2, 3, 1)[:, :, None] * scale                         # [B, H, G, C, N]
         oc, lc = masked_attend(s.masked_fill(~vis.unsqueeze(-3).unsqueeze(-3), float('-inf')),  # vis: [(B,) C, N]

@@ -68,16 +68,18 @@ def select_blocks(q:torch.Tensor,      # [B, T, HQ, K] queries (those of the com
                   scale:float|None=None,
                   chunk:int|None=None, # queries per chunk (default cfg.chunk)
                   docs:Docs|None=None, # packed documents: k_cmp in `cmp_slots`' slots, blocks counted in the document
+                  q0:int=0,            # position of q's first query (context parallel: a chunk of the sequence)
                  ) -> torch.Tensor:
     "Selected block indices `[B, T, H, n_sel]` (int64, ascending, -1 padded), shared by the G heads of each group."
     B, T, HQ, K = q.shape
-    n_slc, scale, chunk = math.ceil(T / cfg.l_sel), scale or 1 / math.sqrt(K), chunk or cfg.chunk
+    n_slc, scale, chunk = math.ceil((q0 + T) / cfg.l_sel), scale or 1 / math.sqrt(K), chunk or cfg.chunk
     W = selection_block_weights(k_cmp.shape[1], n_slc, cfg.l, cfg.d, cfg.l_sel, device=q.device)
     first = None if docs is None else cmp_slots(docs, cfg.l, cfg.d)[1]                          # [B, T]
     out = []
     for t0 in range(0, T, chunk):
         t1 = min(T, t0 + chunk)
-        t, f = doc_pos(t0, t1, docs, q.device), None if first is None else first[:, t0:t1]   # [C] or [B, C]
+        p0, p1 = q0 + t0, q0 + t1                                                             # positions
+        t, f = doc_pos(p0, p1, docs, q.device), None if first is None else first[:, p0:p1]   # [C] or [B, C]
         out.append(topn_blocks(selection_scores(q[:, t0:t1], k_cmp, t, W, cfg.l, cfg.d, scale, f), t, cfg))
     return torch.cat(out, 1)
 
@@ -109,19 +111,21 @@ def selected_attention(q:torch.Tensor,    # [B, T, HQ, K]
                        scale:float|None=None,
                        chunk:int=128,     # queries per chunk
                        docs:Docs|None=None, # packed documents: idx counts blocks from each query's document start
+                       q0:int=0,          # position of q's first query; k, v from position 0 (context parallel)
                       ):
     """Attention of each query over the tokens of its selected blocks with s <= t; returns `o [B, T, HQ, V]`, `lse [B,
     T, HQ]`."""
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
-    if idx.shape[:3] != (B, T, H):
+    if idx.shape[:3] != (B, T, H):   # idx: q's rows
         raise ValueError(f"idx must be [B, T, H, n_sel] = [{B}, {T}, {H}, n], got {tuple(idx.shape)}")
     scale = scale or 1 / math.sqrt(K)
     def one(t0, t1):
-        ic, st = idx[:, t0:t1].permute(0, 2, 1, 3), None if docs is None else docs.start[:, t0:t1]   # [B, H, C, n]
+        p0, p1 = q0 + t0, q0 + t1                                                                # positions
+        ic, st = idx[:, t0:t1].permute(0, 2, 1, 3), None if docs is None else docs.start[:, p0:p1]   # [B, H, C, n]
         # [B, H, C, n*l_sel, K|V]
         kg, vg = gather_blocks(upcast(k), idx[:, t0:t1], l_sel, st), gather_blocks(upcast(v), idx[:, t0:t1], l_sel, st)
         pos = ic[..., None] * l_sel + torch.arange(l_sel, device=q.device)      # [B, H, C, n, l_sel] (in the document)
-        t = doc_pos(t0, t1, docs, q.device)
+        t = doc_pos(p0, p1, docs, q.device)
         t = t[:, None, None] if docs is None else t[:, None, :, None, None]    # [C, 1, 1] or [B, 1, C, 1, 1]
         ok = ((ic[..., None] >= 0) & (pos <= t)).flatten(3)                                      # selected and causal
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 1, 3, 4)               # [B, H, C, G, K]

@@ -24,18 +24,20 @@ def sliding_attention(q:torch.Tensor,  # [B, T, HQ, K]
                       scale:float|None=None,
                       chunk:int=128,   # queries per chunk
                       docs:Docs|None=None, # packed documents: the window stops at the query's document start
+                      q0:int=0,        # position of q's first query; k, v from position 0 (context parallel)
                      ):
     "Sliding-window GQA attention; returns `o [B, T, HQ, V]` and `lse [B, T, HQ]`."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
     scale = scale or 1 / math.sqrt(K)
     def one(t0, t1):
-        s0 = max(0, t0 - w + 1)   # first key any query of the chunk sees
+        p0, p1 = q0 + t0, q0 + t1                                                              # positions
+        s0 = max(0, p0 - w + 1)   # first key any query of the chunk sees
         qc = upcast(q[:, t0:t1]).view(B, t1 - t0, H, G, K).permute(0, 2, 3, 1, 4)               # [B, H, G, C, K]
         # [B, H, K, S], [B, H, S, V]
-        kc, vc = upcast(k[:, s0:t1]).permute(0, 2, 3, 1), upcast(v[:, s0:t1]).transpose(1, 2)
-        s = torch.arange(s0, t1, device=q.device)
-        m = window_mask(torch.arange(t0, t1, device=q.device), s, w)                               # [C, S]
-        if docs is not None: m = (m & (s >= docs.start[:, t0:t1, None]))[:, None, None]           # [B, 1, 1, C, S]
+        kc, vc = upcast(k[:, s0:p1]).permute(0, 2, 3, 1), upcast(v[:, s0:p1]).transpose(1, 2)
+        s = torch.arange(s0, p1, device=q.device)
+        m = window_mask(torch.arange(p0, p1, device=q.device), s, w)                               # [C, S]
+        if docs is not None: m = (m & (s >= docs.start[:, p0:p1, None]))[:, None, None]           # [B, 1, 1, C, S]
         oc, lc = masked_attend((qc @ kc[:, :, None] * scale).masked_fill(~m, float('-inf')), vc[:, :, None])
         return oc.permute(0, 3, 1, 2, 4).reshape(B, t1 - t0, HQ, V), lc.permute(0, 3, 1, 2).reshape(B, t1 - t0, HQ)
     o, lse = chunked_queries(one, T, chunk, q, k, v)
