@@ -185,6 +185,7 @@ class NSAttention(nn.Module):
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
         self.fallbacks = collections.Counter()
         self._last = {}
+        self.context = None                                         # a context-parallel split (notebook 07b)
         preload_kernels(backend)                                    # before any compile traces the layer
 
 # %% ../nbs/05_attention.ipynb #cba9f3b6
@@ -207,7 +208,8 @@ def _check_input(self:NSAttention, x):
 
 # %% ../nbs/05_attention.ipynb #724bee8d
 def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True,
-                  pos:torch.Tensor|None=None):   # [B, T] RoPE positions (packed documents: in each document)
+                  pos:torch.Tensor|None=None,    # [B, T] RoPE positions (packed documents: in each document)
+                  span:int|None=None):           # positions < span (default T; context parallel: the whole sequence)
     """`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, S, H, K]`, v `[B, T, S, H, V]` through `layer`'s q/k/v
     projections (S key/value sets: 1, or 3 with separate_kv), RoPE applied to q and k when `rope`: NSA's and the
     dense and window layers' projection (a decode step's, `decode_heads` in notebook 11, rotates at per-row positions)."""
@@ -216,14 +218,14 @@ def project_heads(layer:nn.Module, x:torch.Tensor, rope:bool=True,
     k = layer.k_proj(x).view(B, T, -1, layer.n_kv, layer.d_k)
     v = layer.v_proj(x).view(B, T, -1, layer.n_kv, layer.d_v)
     if rope:
-        cos, sin = rope_rows(layer, T, x.device, pos)                           # [(B,) T, K/2]
+        cos, sin = rope_rows(layer, span or T, x.device, pos)                   # [(B,) T, K/2]
         q, k = apply_rope(q, cos, sin), apply_rope(k.flatten(2, 3), cos, sin).view_as(k)
     return q, k, v
 
 @patch
-def _heads(self:NSAttention, x, pos=None):
+def _heads(self:NSAttention, x, pos=None, span=None):
     "Project `x [B, T, dim]` to q `[B, T, HQ, K]` and per-branch (k, v) tuples, RoPE (at `pos [B, T]`) applied to q and k."
-    q, k, v = project_heads(self, x, self.rope, pos)
+    q, k, v = project_heads(self, x, self.rope, pos, span)
     ks, vs = k.unbind(2), v.unbind(2)
     return q, (ks * 3 if len(ks) == 1 else ks), (vs * 3 if len(vs) == 1 else vs)
 
@@ -259,6 +261,8 @@ def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False,
                    cu_seqlens:torch.Tensor|None=None):   # packed documents (notebook 01)
     "`forward_stats`'s result and `(ks, vs)`, the rotated keys and values it attended (a cache's prefill keeps them)."
     self._check_input(x)
+    if self.context is not None:                         # context parallel (notebook 07b): x is this rank's chunks
+        return self.context.nsa_parts(self, x, return_branches, keep, cu_seqlens)
     B, T, _ = x.shape
     docs = docs_from_cu(cu_seqlens, B, T, x.device)
     pos = None if docs is None else doc_pos(0, T, docs)                        # [B, T] positions in the documents
