@@ -9,16 +9,17 @@ from dataclasses import dataclass
 import torch
 import triton
 import triton.language as tl
-from ..reference import check_qkv
+from ..reference import check_qkv, Docs
+from ..compression import cmp_slots
 if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'InterpretedFunction':
     raise ImportError("Triton was imported before TRITON_INTERPRET=1 was set, so its kernels cannot run on this CPU: "
                       "call "
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'online_softmax_step', 'BandedTuning', 'padded', 'head_tiles',
-           'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd', 'banded_attention', 'compressed_attention_triton',
-           'sliding_attention_triton']
+__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'win_key_range', 'cmp_key_range', 'online_softmax_step',
+           'BandedTuning', 'padded', 'head_tiles', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
+           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -96,6 +97,43 @@ def store_cols(X, row, b, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constex
     if ACC: b += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
     tl.store(ptrs, b.to(X.dtype.element_ty), mask=mask)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #26843b0f
+def win_key_range(docs:Docs) -> tuple[torch.Tensor, torch.Tensor]:
+    "The window's keys in packed documents: query t sees `lo = s_t <= s < hi = t + 1` (int32 `[B, T]` each)."
+    t = torch.arange(docs.start.shape[1], device=docs.start.device)
+    return docs.start.int().contiguous(), (t + 1).int().expand_as(docs.start).contiguous()
+
+def cmp_key_range(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The compressed branch's keys in packed documents (`cmp_slots`' slots): query t sees the slots `lo = f_t <= i < hi
+    = f_t + n_cmp_blocks(t - s_t + 1, l, d)` (int32 `[B, T]` each; lo = hi: no block yet)."""
+    if d > l: raise ValueError(f"d={d} > l={l}: compressed blocks would skip tokens; NSA takes d <= l")
+    first = cmp_slots(docs, l, d)[1]                                               # [B, T] f_t
+    L = torch.arange(docs.start.shape[1], device=first.device) - docs.start + 1    # [B, T] tokens t - s_t + 1
+    return first.int().contiguous(), (first + torch.where(L >= l, (L - l) // d + 1, 0)).int().contiguous()
+
+
+# %% ../../nbs/06a_kernel_banded.ipynb #7faff313
+@triton.jit
+def _doc_rows(LO, HI, i_b, T, r_t, m_r):
+    "Key ranges `lo, hi [M]` of rows at tokens `r_t [M]` of batch row `i_b` from `LO, HI [B, T]` (invalid: empty)."
+    p = i_b * T + r_t
+    return tl.load(LO + p, mask=m_r, other=0), tl.load(HI + p, mask=m_r, other=0)
+
+@triton.jit
+def _in_doc(o_s, r_lo, r_hi):
+    "`[M, N]`: key `o_s [N]` lies in its row's range [lo, hi)."
+    return (o_s[None, :] >= r_lo[:, None]) & (o_s[None, :] < r_hi[:, None])
+
+@triton.jit
+def _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN: tl.constexpr):
+    """`_key_tiles`' bounds cut to the rows' ranges: from the tile s_lo + k*BN that holds the smallest lo to the largest
+    hi. Tiles stay on their grid, so the band's whole tiles stay whole."""
+    k_lo, k_hi = tl.min(tl.where(m_r, r_lo, s_hi), 0), tl.max(r_hi, 0)
+    s_hi = tl.minimum(s_hi, k_hi)
+    s_lo = s_lo + tl.maximum(k_lo - s_lo, 0) // BN * BN
+    return s_lo, tl.minimum(tl.maximum(s_a, s_lo), s_hi), tl.minimum(tl.maximum(s_b, s_lo), s_hi), s_hi
+
+
 # %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
 @triton.jit
 def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
@@ -110,11 +148,12 @@ def online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC: tl.constexpr):
 
 # %% ../../nbs/06a_kernel_banded.ipynb #386bc3c3
 @triton.jit
-def _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w,
+def _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, r_lo, r_hi, b_m, b_l, b_acc, qk_scale, ps, po, w,
               H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
-              BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    """Key tile [s0, s0+BN) of the online softmax; MASK: some query of the tile may not see some of its keys; `BK2`:
-    the head dim's second tile (`b_q2`, columns [BK, K)), or 0."""
+              BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr,
+              DOCS: tl.constexpr):
+    """Key tile [s0, s0+BN) of the online softmax; MASK: some query of the tile may not see some of its keys; DOCS:
+    rows see only keys in their [r_lo, r_hi); `BK2`: the head dim's second tile (`b_q2`, columns [BK, K)), or 0."""
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
     key = key0 + o_s * H                                                           # [BN] flat (b, s, h)
     # [BK, BN]
@@ -127,14 +166,16 @@ def _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale,
     b_s = b_s * qk_scale                                                           # log2 units
     if MASK:
         m_s = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :]
+        if DOCS: m_s = m_s & _in_doc(o_s, r_lo, r_hi)
         b_s = tl.where(m_s, b_s, float('-inf'))
+    elif DOCS: b_s = tl.where(_in_doc(o_s, r_lo, r_hi), b_s, float('-inf'))       # the band's whole tile: documents
     return online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # rows with no key yet stay at m = -inf, l = 0
 
 @triton.jit
-def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
+def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, LO, HI, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                        BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                       WINDOW: tl.constexpr, PREC: tl.constexpr):
+                       WINDOW: tl.constexpr, DOCS: tl.constexpr, PREC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     r_t, r_g, m_r = _rows(i_m, T, G, BM)                                          # [BM]
@@ -145,20 +186,24 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, T, S, scale, ps, po, w,
     else: b_q2 = b_q                                                               # (not read)
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
     s_lo, s_a, s_b, s_hi = _key_tiles(t0, t_last, S, ps, po, w, BN, WINDOW)
+    if DOCS:                                                                       # packed documents
+        r_lo, r_hi = _doc_rows(LO, HI, i_b, T, r_t, m_r)                          # [BM] each row's key range
+        s_lo, s_a, s_b, s_hi = _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN)
+    else: r_lo, r_hi = r_t, r_t                                                    # (not read)
     qk_scale = scale * 1.4426950408889634                                         # log2(e): exp2 below
     key0 = i_b * S * H + i_h
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
     for s0 in range(s_lo, s_a, BN):                                               # the window's edge
-        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
-                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, r_lo, r_hi, b_m, b_l, b_acc, qk_scale,
+                                    ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True, DOCS)
     for s0 in range(s_a, s_b, BN):                                                # whole tiles: no mask
-        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
-                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, False)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, r_lo, r_hi, b_m, b_l, b_acc, qk_scale,
+                                    ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, False, DOCS)
     for s0 in range(s_b, s_hi, BN):                                               # the diagonal
-        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, b_m, b_l, b_acc, qk_scale, ps, po, w, H,
-                                    K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
+        b_m, b_l, b_acc = _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, r_lo, r_hi, b_m, b_l, b_acc, qk_scale,
+                                    ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True, DOCS)
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
@@ -230,7 +275,18 @@ def _params(k_pos, w):
     return (k_pos[0], k_pos[1], w if w is not None else 0), w is not None
 
 # %% ../../nbs/06a_kernel_banded.ipynb #6fb0931f
+def _key_range(k_range, B:int, T:int, device) -> tuple:
+    "`k_range`'s `(lo, hi)`, checked (int32 `[B, T]` on the queries' device) and contiguous; `(None, None)` for None."
+    if k_range is None: return None, None
+    lo, hi = k_range
+    for name, x in (('lo', lo), ('hi', hi)):
+        if x.dtype != torch.int32 or tuple(x.shape) != (B, T) or x.device != device:
+            raise ValueError(f"k_range's {name} must be int32 [B, T] = [{B}, {T}] on {device}, got {x.dtype} "
+                             f"{list(x.shape)} on {x.device}: make it with cmp_key_range or win_key_range")
+    return lo.contiguous(), hi.contiguous()
+
 def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float,
+               k_range:tuple|None=None,        # (lo, hi) int32 [B, T]: query t sees only keys lo <= i < hi too
                tune:BandedTuning|None=None):   # launch choices; None: the defaults
     "Forward launch: `q [B,T,HQ,K]`, `k [B,S,H,K]`, `v [B,S,H,V]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]` (fp32)."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -240,19 +296,21 @@ def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float,
     BM, BN, BK, BV, nw, ns = _tiles(G, K, V, w is not None, tune)
     grid = (triton.cdiv(T, BM // G), B * H)
     pos_args, window = _params(k_pos, w)
-    _banded_fwd_kernel[grid](q, k, v, o, lse, T, S, scale, *pos_args, HQ=HQ, H=H, G=G, K=K, V=V,
-                             BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window,
+    lo, hi = _key_range(k_range, B, T, q.device)
+    _banded_fwd_kernel[grid](q, k, v, o, lse, lo, hi, T, S, scale, *pos_args, HQ=HQ, H=H, G=G, K=K, V=V,
+                             BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window, DOCS=lo is not None,
                              PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     return o, lse
 
 # %% ../../nbs/06a_kernel_banded.ipynb #57c89ebe
 @triton.jit
-def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T, sp_lo, t_hi, i_b, i_h, qk_scale,
-               w, HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr,
-               BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr,
-               MASK: tl.constexpr):
+def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI, o_s, pos, m_s, T, sp_lo, t_hi,
+               i_b, i_h, qk_scale, w, HQ: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+               BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, WINDOW: tl.constexpr,
+               PREC: tl.constexpr, MASK: tl.constexpr, DOCS: tl.constexpr):
     """Row tile i_m's part of the key tile's dk, dv (and dk's second tile `b_dk2` where `BK2`); MASK: some row may not
-    see some key (unmasked, rows not valid load q = dO = 0 and add nothing)."""
+    see some key (unmasked, rows not valid load q = dO = 0 and add nothing); DOCS: rows see only keys `o_s` in their
+    ranges of `LO, HI`."""
     r_t, r_g, m_r = _rows(i_m, T, G, BM)
     m_r = m_r & (r_t >= sp_lo) & (r_t < t_hi)                                    # rows of this split only
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
@@ -263,9 +321,14 @@ def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m
         b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                                 # [M, BK2]: columns [BK, K)
         b_s += tl.dot(b_q2, tl.trans(b_k2), input_precision=PREC)
     b_p = tl.exp2(b_s * qk_scale - b_lse[:, None])
+    if DOCS:
+        r_lo, r_hi = _doc_rows(LO, HI, i_b, T, r_t, m_r)                         # [M] each row's key range
+        m_d = _in_doc(o_s, r_lo, r_hi)                                            # [M, BN]
     if MASK:
         m = _band(pos, r_t, w, WINDOW) & m_s[None, :] & m_r[:, None]
+        if DOCS: m = m & m_d
         b_p = tl.where(m, b_p, 0.)
+    elif DOCS: b_p = tl.where(m_d, b_p, 0.)                                       # the band's whole tile: documents
     b_dv += tl.dot(tl.trans(b_p.to(b_do.dtype)), b_do, input_precision=PREC)
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
     b_dk += tl.dot(tl.trans(b_ds.to(b_q.dtype)), b_q, input_precision=PREC)
@@ -273,10 +336,10 @@ def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m
     return b_dk, b_dk2, b_dv
 
 @triton.jit
-def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, po, w, split,
+def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, LO, HI, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                             BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr,
-                            BN: tl.constexpr, WINDOW: tl.constexpr,
+                            BN: tl.constexpr, WINDOW: tl.constexpr, DOCS: tl.constexpr,
                             PARTIAL: tl.constexpr, PREC: tl.constexpr):
     i_n, i_sp, i_bh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -298,17 +361,17 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
     qk_scale = scale * 1.4426950408889634
     b_dk, b_dv = tl.zeros([BN, BK], tl.float32), tl.zeros([BN, BV], tl.float32)
     for i_m in range(i_lo, i_a):   # the diagonal (and a split's first tile)
-        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
-                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
-                                       PREC, True)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI, o_s, pos,
+                                       m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM,
+                                       WINDOW, PREC, True, DOCS)
     for i_m in range(i_a, i_b_):                                                  # whole tiles: no mask
-        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
-                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
-                                       PREC, False)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI, o_s, pos,
+                                       m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM,
+                                       WINDOW, PREC, False, DOCS)
     for i_m in range(i_b_, i_hi):                                                 # the window's edge, the split's end
-        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, pos, m_s, T,
-                                       i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM, WINDOW,
-                                       PREC, True)
+        b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI, o_s, pos,
+                                       m_s, T, i_sp * split, t_hi, i_b, i_h, qk_scale, w, HQ, G, K, V, BK, BK2, BV, BM,
+                                       WINDOW, PREC, True, DOCS)
     if PARTIAL: key += i_sp.to(tl.int64) * (tl.num_programs(2) // H) * S * H   # fp32 partials [n_split, B*S*H, K|V]
     store_cols(DK, key, b_dk * scale, m_s, K, 0, BK)
     if BK2 > 0: store_cols(DK, key, b_dk2 * scale, m_s, K, BK, BK2)
@@ -316,10 +379,11 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, T, S, scale, ps, 
 
 # %% ../../nbs/06a_kernel_banded.ipynb #69abe255
 @triton.jit
-def _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale, ps, po, w,
-             H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
-             BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr):
-    """Key tile [s0, s0+BN)'s part of dq (and of its second tile `b_dq2` where `BK2`); MASK as in `_fwd_step`
+def _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, r_lo, r_hi, qk_scale,
+             ps, po, w, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
+             BV: tl.constexpr, BN: tl.constexpr, WINDOW: tl.constexpr, PREC: tl.constexpr, MASK: tl.constexpr,
+             DOCS: tl.constexpr):
+    """Key tile [s0, s0+BN)'s part of dq (and of its second tile `b_dq2` where `BK2`); MASK and DOCS as in `_fwd_step`
     (unmasked, rows not valid load zeros and are not stored)."""
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), s0 + tl.arange(0, BN)
     key = key0 + o_s * H
@@ -334,17 +398,19 @@ def _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_h
     b_p = tl.exp2(b_s * qk_scale - b_lse[:, None])
     if MASK:
         m = _band(o_s * ps + po, r_t, w, WINDOW) & (o_s < s_hi)[None, :] & m_r[:, None]
+        if DOCS: m = m & _in_doc(o_s, r_lo, r_hi)
         b_p = tl.where(m, b_p, 0.)
+    elif DOCS: b_p = tl.where(_in_doc(o_s, r_lo, r_hi), b_p, 0.)                  # the band's whole tile: documents
     b_ds = b_p * (tl.dot(b_do, tl.trans(b_v), input_precision=PREC) - b_delta[:, None])
     b_dq += tl.dot(b_ds.to(b_k.dtype), b_k, input_precision=PREC)
     if BK2 > 0: b_dq2 += tl.dot(b_ds.to(b_k2.dtype), b_k2, input_precision=PREC)
     return b_dq, b_dq2
 
 @triton.jit
-def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
+def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, LO, HI, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                           BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                          WINDOW: tl.constexpr, PREC: tl.constexpr,
+                          WINDOW: tl.constexpr, DOCS: tl.constexpr, PREC: tl.constexpr,
                           ACC: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
@@ -354,6 +420,10 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
     t0, t_last = i_m * (BM // G), tl.minimum(i_m * (BM // G) + BM // G, T) - 1
     s_lo, s_a, s_b, s_hi = _key_tiles(t0, t_last, S, ps, po, w, BN, WINDOW)
+    if DOCS:                                                                       # packed documents
+        r_lo, r_hi = _doc_rows(LO, HI, i_b, T, r_t, m_r)                          # [BM] each row's key range
+        s_lo, s_a, s_b, s_hi = _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN)
+    else: r_lo, r_hi = r_t, r_t                                                    # (not read)
     qk_scale = scale * 1.4426950408889634
     key0 = i_b * S * H + i_h
     b_dq = tl.zeros([BM, BK], tl.float32)
@@ -361,14 +431,14 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, T, S, scale, ps, po, w,
         b_q2, b_dq2 = load_cols(Q, row, m_r, K, BK, BK2), tl.zeros([BM, BK2], tl.float32)
     else: b_q2, b_dq2 = b_q, b_q                                  # (not read)
     for s0 in range(s_lo, s_a, BN):
-        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
-                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, r_lo,
+                               r_hi, qk_scale, ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True, DOCS)
     for s0 in range(s_a, s_b, BN):
-        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
-                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, False)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, r_lo,
+                               r_hi, qk_scale, ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, False, DOCS)
     for s0 in range(s_b, s_hi, BN):
-        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, qk_scale,
-                               ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True)
+        b_dq, b_dq2 = _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_hi, r_t, m_r, r_lo,
+                               r_hi, qk_scale, ps, po, w, H, K, V, BK, BK2, BV, BN, WINDOW, PREC, True, DOCS)
     store_cols(DQ, row, b_dq * scale, m_r, K, 0, BK, ACC)
     if BK2 > 0: store_cols(DQ, row, b_dq2 * scale, m_r, K, BK, BK2, ACC)
 
@@ -407,6 +477,7 @@ def _dkdv_split(T:int, n_tiles:int, BT:int, device, tune:BandedTuning|None=None)
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
                delta=None,   # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
                dq=None,      # [B, T, HQ, K] contiguous: another branch's dq, to which this one's is added; None: new
+               k_range=None, # (lo, hi) int32 [B, T], as in `banded_fwd`
                tune:BandedTuning|None=None):   # launch choices; None: the defaults
     "Backward launches: gradients `dq, dk, dv` of `banded_fwd`'s output."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
@@ -417,9 +488,10 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
     dq, dk, dv = dq if acc else torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     BM, BN, BK, BV, nw, ns = _bwd_tiles(G, K, V, tune)
     pos_args, window = _params(k_pos, w)
-    args = (T, S, scale, *pos_args)
+    lo, hi = _key_range(k_range, B, T, q.device)
+    args = (lo, hi, T, S, scale, *pos_args)
     meta = dict(HQ=HQ, H=H, G=G, K=K, V=V, BK=BK, BK2=head_tiles(K)[1], BV=BV, BM=BM, BN=BN, WINDOW=window,
-                PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
+                DOCS=lo is not None, PREC=dot_precision(q.dtype), num_warps=nw, num_stages=ns)
     # A compressed key is seen by every later query: a key tile's query loop can be ~T long, and there are only
     # T/(d*BN) key tiles (2 per head at T=2048). Split that loop over programs of `split` queries writing fp32 partials,
     # summed in a fixed order (deterministic). The window's loop is at most w + BN long and needs no split.
@@ -436,31 +508,35 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
 
 # %% ../../nbs/06a_kernel_banded.ipynb #c23442d3
 @torch.library.custom_op('nsa_nb::banded_fwd', mutates_args=())
-def _banded_fwd_op(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, k_pos:list[int], w:int,
-                  scale:float) -> tuple[torch.Tensor, torch.Tensor]:
-    "`banded_fwd` as an operator (`w` 0: no window), opaque to `torch.compile`."
-    return banded_fwd(q, k, v, tuple(k_pos), w or None, scale)
+def _banded_fwd_op(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, k_pos:list[int], w:int, scale:float,
+                  k_lo:torch.Tensor|None=None, k_hi:torch.Tensor|None=None) -> tuple[torch.Tensor, torch.Tensor]:
+    "`banded_fwd` as an operator (`w` 0: no window; `k_lo, k_hi`: its `k_range`, or None), opaque to `torch.compile`."
+    return banded_fwd(q, k, v, tuple(k_pos), w or None, scale, None if k_lo is None else (k_lo, k_hi))
 
 @_banded_fwd_op.register_fake
-def _(q, k, v, k_pos, w, scale):
+def _(q, k, v, k_pos, w, scale, k_lo=None, k_hi=None):
     B, T, HQ, _ = q.shape
     return q.new_empty(B, T, HQ, v.shape[-1]), q.new_empty(B, T, HQ, dtype=torch.float32)
 
 @torch.library.custom_op('nsa_nb::banded_bwd', mutates_args=())
 def _banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, o:torch.Tensor, lse:torch.Tensor,
-                  k_pos:list[int], w:int, scale:float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+                  k_pos:list[int], w:int, scale:float, k_lo:torch.Tensor|None=None,
+                  k_hi:torch.Tensor|None=None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     "`banded_bwd` as an operator: `dq, dk, dv`, contiguous."
-    return banded_bwd(q, k, v, o, lse, do, tuple(k_pos), w or None, scale)
+    return banded_bwd(q, k, v, o, lse, do, tuple(k_pos), w or None, scale,
+                      k_range=None if k_lo is None else (k_lo, k_hi))
 
 @_banded_bwd_op.register_fake
 def _(do, q, k, v, *_): return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
 def _banded_setup(ctx, inputs, output):
-    q, k, v, ctx.k_pos, ctx.w, ctx.scale = inputs
-    ctx.save_for_backward(q, k, v, *output)
+    q, k, v, ctx.k_pos, ctx.w, ctx.scale, k_lo, k_hi = inputs
+    ctx.save_for_backward(q, k, v, *output, k_lo, k_hi)
 
-def _banded_backward(ctx, do, dlse):                                   # lse: no gradient
-    return *torch.ops.nsa_nb.banded_bwd(do, *ctx.saved_tensors, ctx.k_pos, ctx.w, ctx.scale), None, None, None
+def _banded_backward(ctx, do, dlse):                                   # lse: no gradient; k_lo, k_hi: integers
+    q, k, v, o, lse, k_lo, k_hi = ctx.saved_tensors
+    return (*torch.ops.nsa_nb.banded_bwd(do, q, k, v, o, lse, ctx.k_pos, ctx.w, ctx.scale, k_lo, k_hi),
+            None, None, None, None, None)
 
 torch.library.register_autograd('nsa_nb::banded_fwd', _banded_backward, setup_context=_banded_setup)
 
@@ -470,16 +546,21 @@ def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
                      v:torch.Tensor,  # [B, S, H, V] values
                      k_pos:tuple[int, int]=(1, 0), # key s sits at position s*k_pos[0] + k_pos[1]
                      w:int|None=None,              # window: query t sees t-w < pos <= t; None: pos <= t
-                     scale:float|None=None):
+                     scale:float|None=None,
+                     k_range:tuple|None=None):     # (lo, hi) int32 [B, T]: query t sees only keys lo <= s < hi too
     """Triton attention over a contiguous key band; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]` (fp32; -inf where no key
     is visible)."""
-    o, lse = torch.ops.nsa_nb.banded_fwd(q, k, v, list(k_pos), w or 0, scale or 1 / math.sqrt(q.shape[-1]))
+    o, lse = torch.ops.nsa_nb.banded_fwd(q, k, v, list(k_pos), w or 0, scale or 1 / math.sqrt(q.shape[-1]),
+                                         *(k_range or (None, None)))
     return o, lse.detach()                                             # (no gradient flows through the lse)
 
-def compressed_attention_triton(q, k_cmp, v_cmp, l:int, d:int, scale=None):
-    "Compressed branch: block i sits at its last token i*d + l - 1."
-    return banded_attention(q, k_cmp, v_cmp, (d, l - 1), None, scale)
+def compressed_attention_triton(q, k_cmp, v_cmp, l:int, d:int, scale=None,
+                                docs:Docs|None=None):   # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
+    "Compressed branch: block i sits at its last token i*d + l - 1; with `docs`, its document's blocks only."
+    k_range = None if docs is None else cmp_key_range(docs, l, d)
+    return banded_attention(q, k_cmp, v_cmp, (d, l - 1), None, scale, k_range)
 
-def sliding_attention_triton(q, k, v, w:int, scale=None):
-    "Sliding branch: keys t-w < s <= t."
-    return banded_attention(q, k, v, (1, 0), w, scale)
+def sliding_attention_triton(q, k, v, w:int, scale=None,
+                             docs:Docs|None=None):      # packed documents: the window stops at the document's start
+    "Sliding branch: keys t-w < s <= t (and s >= s_t with `docs`)."
+    return banded_attention(q, k, v, (1, 0), w, scale, None if docs is None else win_key_range(docs))
