@@ -24,7 +24,8 @@ def cli_parser(func, prog:str|None=None) -> argparse.ArgumentParser:
     for name, d in docments(func, full=True, returns=False).items():
         default, doc = d['default'], d['docment'] or ''
         if name == 'overrides':
-            p.add_argument('overrides', nargs='*', metavar='section.field=value', help=doc); continue
+            p.add_argument('overrides', nargs='*', metavar='section.field=value', help=doc)
+            continue
         flags = [f"--{name.replace('_', '-')}"] + ([f"--{name}"] if '_' in name else [])
         if d['anno'] is bool or isinstance(default, bool):
             p.add_argument(*flags, dest=name, action='store_true', help=doc)
@@ -61,26 +62,33 @@ checkpoint written)."""
     config = config or os.environ.get('CONFIG') or None
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
-        print(f"nsa_nb_train: {e}", file=sys.stderr); return 2
+        print(f"nsa_nb_train: {e}", file=sys.stderr)
+        return 2
     try:
         if preflight:
             Trainer(cfg, resume=resume).check(full=True)
-            print("preflight: no problems found"); return 0
+            print("preflight: no problems found")
+            return 0
         r = train(cfg, resume=resume)
     except (PreflightError, DataUnavailable) as e:
-        print(f"nsa_nb_train: {e}", file=sys.stderr); return 1
+        print(f"nsa_nb_train: {e}", file=sys.stderr)
+        return 1
     except ConfigError as e:                                                # e.g. --resume with another model section
-        print(f"nsa_nb_train: {e}", file=sys.stderr); return 2
+        print(f"nsa_nb_train: {e}", file=sys.stderr)
+        return 2
     except RunLocked as e:
-        print(f"nsa_nb_train: {e}", file=sys.stderr); return 4
+        print(f"nsa_nb_train: {e}", file=sys.stderr)
+        return 4
     except DiskFull as e:
-        print(f"nsa_nb_train: {e}", file=sys.stderr); return 5
+        print(f"nsa_nb_train: {e}", file=sys.stderr)
+        return 5
     except OSError as e:                                                    # a full disk outside a checkpoint write
         if e.errno not in (errno.ENOSPC, errno.EDQUOT): raise
         then = ("continue with --resume" if latest_checkpoint(cfg.train.out_dir) else
                 "run it again (no checkpoint was written yet, so there is nothing to resume)")
         print(f"nsa_nb_train: the disk is full: no space left writing {e.filename or cfg.train.out_dir}; free some "
-              f"space there and {then}", file=sys.stderr); return 5
+              f"space there and {then}", file=sys.stderr)
+        return 5
     except KeyboardInterrupt:                        # Ctrl-C before the steps start (they handle it themselves)
         if os.environ.get('RANK', '0') == '0':
             print("\nnsa_nb_train: interrupted before the first step; no checkpoint was written", file=sys.stderr)
@@ -92,7 +100,7 @@ def nsa_nb_train(argv:list[str]|None=None) -> int:
     "Console script `nsa_nb_train`; options are `train_main`'s parameters."
     return run_cli(train_main, argv)
 
-# %% ../nbs/10_cli.ipynb #65d14009
+# %% ../nbs/10_cli.ipynb #6a3e8a83
 def _device(name:str) -> torch.device:
     "`--device` made concrete ('auto': cuda when available, else cpu); `ValueError` with the fix where it cannot run."
     if name == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
@@ -112,6 +120,7 @@ def _check_sampling(max_new_tokens:int, temperature:float, top_k:int):
         raise ValueError(f"--temperature {temperature}: must be a finite number >= 0 (0: the likeliest token each time)")
     if top_k < 0: raise ValueError(f"--top-k {top_k}: must be >= 0 (0: sample among all tokens)")
 
+# %% ../nbs/10_cli.ipynb #4518a524
 def generate_main(ckpt:str,                 # checkpoint file, or a run directory (its checkpoints/latest)
                   prompt:str='',            # text to continue ('': start from an end-of-text token)
                   max_new_tokens:int=200,   # tokens to generate
@@ -131,19 +140,23 @@ Exit codes: 0 done, 1 no checkpoint there or no tokenizer, 2 bad option, or a fi
         if compile and dev.type != 'cuda':
             raise ValueError(f"--compile compiles the CUDA-graph decode step: it needs a CUDA device, not {dev}")
     except ValueError as e:
-        print(f"nsa_nb_generate: {e}", file=sys.stderr); return 2
+        print(f"nsa_nb_generate: {e}", file=sys.stderr)
+        return 2
     try: model, cfg, tok = model_from_checkpoint(ckpt, dev)
     except CheckpointError as e:
-        print(f"nsa_nb_generate: {e}", file=sys.stderr); return 2
+        print(f"nsa_nb_generate: {e}", file=sys.stderr)
+        return 2
     except (FileNotFoundError, DataUnavailable) as e:
-        print(f"nsa_nb_generate: {e}", file=sys.stderr); return 1
+        print(f"nsa_nb_generate: {e}", file=sys.stderr)
+        return 1
     ids = [int(t) for t in tok.encode(prompt)] or [tok.eot]
     g = torch.Generator(device=dev).manual_seed(seed)
     t0 = time.perf_counter()
     try: out = model.generate(torch.tensor([ids], device=dev), max_new_tokens, temperature=0.0 if greedy else
                               temperature, top_k=top_k or None, generator=g, context=cfg.train.seq_len, compile=compile)
     except ValueError as e:                                      # e.g. --compile for a model without a graph step
-        print(f"nsa_nb_generate: {e}" + ("; or drop --compile" if compile else ''), file=sys.stderr); return 2
+        print(f"nsa_nb_generate: {e}" + ("; or drop --compile" if compile else ''), file=sys.stderr)
+        return 2
     text = tok.decode(out[0].tolist())                                                      # (tolist waits for the GPU)
     n_new, s = out.shape[1] - len(ids), time.perf_counter() - t0
     print(text)
