@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_bench.ipynb #cf6c0160
 from __future__ import annotations
-import dataclasses, functools, inspect, json, math, statistics, time
+import dataclasses, functools, inspect, itertools, json, math, statistics, time
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -199,35 +199,37 @@ def plot_kernels(rows:list[dict], path=None):
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
                 steps:int=5, log=print,
-                overrides=()) -> list[dict]:   # more `section.field=value` for every row, e.g. NSA's block sizes
-    "Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, attn, compiled)."
+                overrides=(),          # more `section.field=value` for every row, e.g. NSA's block sizes
+                doc_masks=(False,)) -> list[dict]:   # (False, True): also every row with packed documents (data.doc_mask)
+    """Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, documents
+    masked, attn, compiled)."""
     rows = []
-    for T in lengths:
-        for attn in attns:
-            for c in compiles:
-                cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}', *overrides])
-                torch._dynamo.reset()                                                 # each row compiles afresh
-                try:
-                    r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
-                except Exception as e:
-                    r = dict(attn=attn, seq_len=T, compiled=c, error=f"{type(e).__name__}: {str(e)[:160]}")
-                torch.cuda.empty_cache()
-                rows.append(r)
-                log(json.dumps(r))
+    for T, m, attn, c in itertools.product(lengths, doc_masks, attns, compiles):
+        cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}',
+                                        f'data.doc_mask={str(m).lower()}', *overrides])
+        torch._dynamo.reset()                                                 # each row compiles afresh
+        try:
+            r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
+        except Exception as e:
+            r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=f"{type(e).__name__}: {str(e)[:160]}")
+        torch.cuda.empty_cache()
+        rows.append(r)
+        log(json.dumps(r))
     return rows
 
 def train_table(rows:list[dict]) -> str:
-    "Markdown table: tokens/s per length, eager and compiled, NSA compiled over dense compiled, MFU and peak GiB."
-    by = {(r['seq_len'], r['attn'], r.get('compiled', False)): r for r in rows}
+    """Markdown table: tokens/s per length (and with packed documents: "(docs)"), eager and compiled, NSA compiled over
+    dense compiled, MFU and peak GiB."""
+    by = {(r['seq_len'], r.get('doc_mask', False), r['attn'], r.get('compiled', False)): r for r in rows}
     lines = ['| seq_len | dense eager | dense compiled | NSA eager | NSA compiled | NSA / dense (compiled) | MFU dense, NSA '
              '(compiled) | peak GiB dense, NSA (compiled) |', '|---|---|---|---|---|---|---|---|']
     def f(r, k, p): return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24]
     def tok(r):   # tokens/s, and the graphs of a compiled step in pieces
         return f(r, 'tokens_per_s', ',.0f') + (f" ({r['graphs']} graphs)" if (r.get('graphs') or 0) > 1 else '')
-    for T in sorted({r['seq_len'] for r in rows}):
-        de, dc, ne, nc = (by.get((T, a, c), {}) for a in ('dense', 'nsa') for c in (False, True))
+    for T, m in sorted({(r['seq_len'], r.get('doc_mask', False)) for r in rows}):
+        de, dc, ne, nc = (by.get((T, m, a, c), {}) for a in ('dense', 'nsa') for c in (False, True))
         ratio = f"{nc['tokens_per_s'] / dc['tokens_per_s']:.2f}" if 'tokens_per_s' in nc and 'tokens_per_s' in dc else '-'
-        lines.append(f"| {T} | {tok(de)} | {tok(dc)} | {tok(ne)} | {tok(nc)} | {ratio} | "
+        lines.append(f"| {T}{' (docs)' if m else ''} | {tok(de)} | {tok(dc)} | {tok(ne)} | {tok(nc)} | {ratio} | "
                      f"{f(dc, 'mfu', '.0%')}, {f(nc, 'mfu', '.0%')} | {f(dc, 'peak_mem_gib', '.1f')}, "
                      f"{f(nc, 'peak_mem_gib', '.1f')} |")
     return '\n'.join(lines)
@@ -559,7 +561,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  # decode: attention over the cache, the attention layer, the whole 125M model
                  parts:str='core,layer,model',
                  # kernels: more B x T rows at the model125m shape (its training steps); '' for none
-                 train_batches:str='16x2048,4x8192'):
+                 train_batches:str='16x2048,4x8192',
+                 doc_mask:bool=False):     # train: also every row with packed documents of FineWeb-Edu's lengths
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""
     if what not in BENCH_DEFAULTS:
@@ -579,7 +582,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     if what == 'train':
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
                TRAIN_NOTES)
-        rows = bench_train(lens, log=saving_log(*res))
+        res = (res[0], res[1] + (' --doc_mask' if doc_mask else ''), *res[2:])
+        rows = bench_train(lens, log=saving_log(*res), doc_masks=(False, True) if doc_mask else (False,))
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
     if what == 'generate':
