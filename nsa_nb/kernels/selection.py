@@ -9,13 +9,13 @@ from dataclasses import dataclass
 import torch
 import triton
 import triton.language as tl
-from ..reference import check_qkv
+from ..reference import check_qkv, Docs
 from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_cols,
                                    load_cols, head_tiles, padded)
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'SelTuning', 'sel_tiles', 'check_idx', 'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys',
-           'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'sel_fwd', 'tile_blocks',
+           'invert_selection', 'dq_from_keys', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -74,13 +74,19 @@ def _gated_sum(g, m_r, b_c, b_s, b_w):
     return b_o
 
 @triton.jit
-def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+def _doc_base(DS, i_m, i_b, T, BT: tl.constexpr):
+    "The document start s of tile (or token, BT=1) `i_m`'s first token: its blocks' keys begin at s (DS [B, T] int32)."
+    return tl.load(DS + i_b * T + tl.minimum(i_m * BT, T - 1))
+
+@triton.jit
+def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                   BM: tl.constexpr,
                   BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
-                  PREC: tl.constexpr, CMB: tl.constexpr):
+                  PREC: tl.constexpr, CMB: tl.constexpr, DOCS: tl.constexpr):
     """Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and
-    lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's second tile (06a's `head_tiles`), or 0."""
+    lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's second tile (06a's `head_tiles`), or 0.
+    `DOCS`: the blocks count from the rows' document start `s0`."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = load_cols(Q, row, m_r, K, 0, BK)                                          # [BM, BK]
@@ -92,6 +98,7 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
     for i in range(nblk):   # the tile's distinct blocks, or one token's slots
         j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
+        if DOCS: o_s += s0                                                           # block j of the document at s0
         m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
         key = (i_b * T + o_s) * H + i_h
         # [BK, BS]
@@ -113,22 +120,27 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
         tl.store(OG + p_o, b_g.to(OG.dtype.element_ty), mask=m_o)
 
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                     NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
                     BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr):
+                    ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, CMB: tl.constexpr,
+                    DOCS: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     for s in range(TPP):   # TPP tiles (or tokens) per program, one after the other
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM,
                                                            ONE)
+        s0 = 0
+        if DOCS:   # a tile's tokens share one document (`tile_blocks`); a token has its own
+            if ONE: s0 = _doc_base(DS, i_m, i_b, T, 1)
+            else: s0 = _doc_base(DS, i_m, i_b, T, BT_U)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
-            _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b,
-                          i_h, T, scale,
-                          HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB)
+            _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, s0,
+                          i_b, i_h, T, scale,
+                          HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB, DOCS)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
 @dataclass(frozen=True)
@@ -188,11 +200,20 @@ def _sel_grids(G:int, T:int, idx:torch.Tensor, tiles, tune:SelTuning) -> list:
     if _tile_tokens(G, tune) > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
     return grids
 
-def sel_tiles(idx:torch.Tensor, G:int, tune:SelTuning|None=None):
+def sel_tiles(idx:torch.Tensor, G:int, tune:SelTuning|None=None,
+              doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents (`doc_starts`)
     """What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its
     own slots)."""
     idx, BT = idx.to(torch.int32).contiguous(), _tile_tokens(G, tune or SelTuning())
-    return (idx, idx) if BT == 1 else tile_blocks(idx, BT)
+    return (idx, idx) if BT == 1 else tile_blocks(idx, BT, doc_start)
+
+def doc_starts(doc_start:torch.Tensor|None, B:int, T:int) -> torch.Tensor|None:
+    "`doc_start [B, T]` (each token's document's first position, `Docs.start`) as the kernels read it: int32, contiguous."
+    if doc_start is None: return None
+    if tuple(doc_start.shape) != (B, T) or doc_start.is_floating_point():
+        raise ValueError(f"doc_start must be integer [B, T] = [{B}, {T}] (Docs.start), got {doc_start.dtype} "
+                         f"{tuple(doc_start.shape)}")
+    return doc_start.to(torch.int32).contiguous()
 
 def check_idx(q, k, v, idx):
     """`idx` must be `[B, T, H, n_sel]` for `q [B,T,HQ,K]`, `k, v [B,T,H,K|V]`: a clear error before any launch reads
@@ -205,11 +226,13 @@ def check_idx(q, k, v, idx):
 
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             gated:tuple|None=None,   # (g [B,T,HQ,3], o_c, o_w [B,T,HQ,V]), contiguous: Eq. 5's gated sum too
-            tune:SelTuning|None=None): # launch choices; None: the defaults
+            tune:SelTuning|None=None, # launch choices; None: the defaults
+            doc_start:torch.Tensor|None=None): # [B, T] packed documents: s_t, and idx counts blocks from it
     """Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`
-    (and with `gated` the gated sum); `tiles` from `sel_tiles` (made here if None)."""
+    (and with `gated` the gated sum); `tiles` from `sel_tiles` (made here if None); with `doc_start` block j of query
+    t holds keys `s_t + [j*l_sel, (j+1)*l_sel)`."""
     B, T, HQ, H, G, K, V = check_idx(q, k, v, idx)
-    tune = tune or SelTuning()
+    tune, ds = tune or SelTuning(), doc_starts(doc_start, B, T)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
     o_g = None if gated is None else torch.empty_like(o)
@@ -219,21 +242,24 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             raise ValueError(f"gated: want g [B, T, HQ, 3] = {[B, T, HQ, 3]} and o_c, o_w {list(o.shape)}; got "
                              f"{[tuple(t.shape) for t in gated]}")
     cmb = (o,) * 4 if gated is None else (*gated, o_g)   # (pointers the kernel does not use: any tensor)
-    blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
+    blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune, ds)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
-        meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune,
-                          fwd=True) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None)
-        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk, o, lse, *cmb, T,
+        meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune, fwd=True) | dict(
+            HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None, DOCS=ds is not None)
+        _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk,
+                                                                    idx if ds is None else ds, o, lse, *cmb, T,
                                                                     n_units, n_u, _union_max(G, idx.shape[-1], tune),
                                                                     scale, **meta)
     return (o, lse) if gated is None else (o, lse, o_g)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #7acfea5d
 PAD_BLOCK = 2 ** 31 - 1   # fills a tile's block list after its distinct blocks (sorts after every block)
+STRADDLE = 2 ** 30        # the block count of a tile whose tokens are in two documents: above any union limit
 
 @triton.jit
-def _tile_blocks_kernel(IDX, BLK, NBLK, T, n_tiles, H: tl.constexpr, N: tl.constexpr, BT: tl.constexpr,
-                        NP: tl.constexpr, PAD: tl.constexpr):
+def _tile_blocks_kernel(IDX, BLK, NBLK, DS, T, n_tiles, H: tl.constexpr, N: tl.constexpr, BT: tl.constexpr,
+                        NP: tl.constexpr, PAD: tl.constexpr, DOCS: tl.constexpr,
+                        STR: tl.constexpr):
     i_m, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     o = tl.arange(0, NP)   # slot o: token i_m*BT + o//N, its slot o%N
@@ -250,26 +276,33 @@ def _tile_blocks_kernel(IDX, BLK, NBLK, T, n_tiles, H: tl.constexpr, N: tl.const
     n = tl.sum(first.to(tl.int32), 0)
     tl.store(out + tl.cumsum(first.to(tl.int32), 0) - 1, x, mask=first)
     tl.store(out + o, PAD, mask=(o >= n) & (o < BT * N))
+    if DOCS:   # DS [B, T]: document starts rise along a row, so the first and last token tell a straddling tile
+        s_first = tl.load(DS + i_b * T + i_m * BT)
+        s_last = tl.load(DS + i_b * T + tl.minimum(i_m * BT + BT, T) - 1)
+        n = tl.where(s_first == s_last, n, STR)
     tl.store(NBLK + (i_b * n_tiles + i_m) * H + i_h, n)
 
-def tile_blocks(idx:torch.Tensor, BT:int):
+def tile_blocks(idx:torch.Tensor, BT:int,
+                doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents: each token's document's first
     """The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]`
-    (ascending, then `PAD_BLOCK`) and their number `[B, cdiv(T,BT), H]`, int32."""
+    (ascending, then `PAD_BLOCK`) and their number `[B, cdiv(T,BT), H]`, int32; `STRADDLE` for a tile whose tokens
+    are in two documents."""
     B, T, H, n = idx.shape
     nT, NP = triton.cdiv(T, BT), triton.next_power_of_2(BT * n)
     blk = torch.empty(B, nT, H, BT * n, device=idx.device, dtype=torch.int32)
     nblk = torch.empty(B, nT, H, device=idx.device, dtype=torch.int32)
-    _tile_blocks_kernel[(nT, B * H)](idx.to(torch.int32).contiguous(), blk, nblk, T, nT, H=H, N=n, BT=BT, NP=NP,
-                                     PAD=PAD_BLOCK,
+    idx = idx.to(torch.int32).contiguous()
+    _tile_blocks_kernel[(nT, B * H)](idx, blk, nblk, idx if doc_start is None else doc_start, T, nT, H=H, N=n, BT=BT,
+                                     NP=NP, PAD=PAD_BLOCK, DOCS=doc_start is not None, STR=STRADDLE,
                                      num_warps=1 if INTERPRET else max(1, min(8, NP // 256)))
     return blk, nblk
 
 # %% ../../nbs/06b_kernel_selection.ipynb #4f4ab5fb
 @triton.jit
-def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T, scale,
+def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, scale,
                  HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
                  BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
-                 PREC: tl.constexpr, ACC: tl.constexpr):
+                 PREC: tl.constexpr, ACC: tl.constexpr, DOCS: tl.constexpr):
     """dq of rows `r_t, r_g` ([BM] token, head in group) over the blocks `BLK[lst : lst + nblk]`, as `_sel_fwd_rows`
     attended; `ACC`: added to DQ's."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
@@ -283,6 +316,7 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     for i in range(nblk):
         j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
+        if DOCS: o_s += s0                                                           # block j of the document at s0
         m_s = (o_s <= t_hi) & (j >= 0)
         key = (i_b * T + o_s) * H + i_h
         # [BS, BK]
@@ -303,36 +337,44 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     if BK2 > 0: store_cols(DQ, row, b_dq2 * scale, m_r, K, BK, BK2, ACC)
 
 @triton.jit
-def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
+def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                        NSEL: tl.constexpr,
                        NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
                        BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                       ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, ACC: tl.constexpr):
+                       ONE: tl.constexpr, TPP: tl.constexpr, PREC: tl.constexpr, ACC: tl.constexpr,
+                       DOCS: tl.constexpr):
     i_p, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     for s in range(TPP):                                                             # the forward's programs and split
         i_m = i_p * TPP + s
         r_t, r_g, m_r, b_sel, tile, nblk, t_hi = _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles, H, G, NSEL, NSELP, BM,
                                                            ONE)
+        s0 = 0
+        if DOCS:                                                                     # as the forward
+            if ONE: s0 = _doc_base(DS, i_m, i_b, T, 1)
+            else: s0 = _doc_base(DS, i_m, i_b, T, BT_U)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
-            _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, i_b, i_h, T,
-                         scale, HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, ACC)
+            _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h,
+                         T, scale, HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, ACC, DOCS)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
-                         DK, DV, PK, PV, DQP, T, n_slc, n_sel, scale,
+                         DK, DV, PK, PV, DQP, DS, T, n_slc, n_sel, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                          BR: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
-                         PREC: tl.constexpr, DQK: tl.constexpr):
+                         PREC: tl.constexpr, DQK: tl.constexpr, DOCS: tl.constexpr):
     i_seg = tl.program_id(0)
     blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
     valid, blk = blk >= 0, tl.maximum(blk, 0)                                       # (the grid is an upper bound)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
+    if DOCS: o_s = j + tl.arange(0, BS)                                             # j: the block's first key
     o_r = tl.arange(0, BR)                                                          # rows: (query, head) pairs
     m_s = (o_s < T) & valid                                                         # an empty segment writes nothing
+    if DOCS: m_w = m_s & (tl.load(DS + i_b * T + o_s, mask=m_s, other=-1) == tl.load(DS + i_b * T + j))
+    else: m_w = m_s                                   # keys written: the block's document's (a block may run past it)
     key = (i_b * T + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
@@ -365,9 +407,9 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
             if BK2 > 0: store_cols(DQP, p, tl.dot(b_ds, b_k2, input_precision=PREC) * scale, m_r, K, BK, BK2)
     out = tl.load(SEG_OUT + i_seg).to(tl.int64)                                     # -1: the block's only segment
     if out < 0:
-        store_cols(DK, key, b_dk * scale, m_s, K, 0, BK)
-        if BK2 > 0: store_cols(DK, key, b_dk2 * scale, m_s, K, BK, BK2)
-        store_cols(DV, key, b_dv, m_s, V, 0, BV)
+        store_cols(DK, key, b_dk * scale, m_w, K, 0, BK)
+        if BK2 > 0: store_cols(DK, key, b_dk2 * scale, m_w, K, BK, BK2)
+        store_cols(DV, key, b_dv, m_w, V, 0, BV)
     else:   # partials PK [n_partial, BS, K], PV [n_partial, BS, V], every row: summed in segment order after
         o_p = out * BS + tl.arange(0, BS)
         store_cols(PK, o_p, b_dk * scale, o_p >= 0, K, 0, BK)
@@ -376,13 +418,14 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e5512622
 @triton.jit
-def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
+def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, DS, T, n_slc,
                            H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
-                           BS: tl.constexpr):
+                           BS: tl.constexpr, DOCS: tl.constexpr):
     "Sum the partials of block `program_id` (flat (b, h, j)) in segment order, if it has several segments."
     blk = tl.program_id(0).to(tl.int64)
     i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
+    if DOCS: o_s = j + tl.arange(0, BS)                                             # as the dk/dv kernel
     p_lo = tl.load(RED_START + blk).to(tl.int64)                                   # int64: slot * BS * K
     p_hi = tl.load(RED_END + blk).to(tl.int64)                                     # equal: written by its one segment
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
@@ -390,6 +433,7 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, T, n_slc,
         b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * K + o_k[None, :], mask=(o_k < K)[None, :], other=0.)
         b_dv += tl.load(PV + (p * BS + tl.arange(0, BS))[:, None] * V + o_v[None, :], mask=(o_v < V)[None, :], other=0.)
     m_s = (o_s < T) & (p_hi > p_lo)
+    if DOCS: m_s = m_s & (tl.load(DS + i_b * T + o_s, mask=m_s, other=-1) == tl.load(DS + i_b * T + j))
     key = (i_b * T + o_s) * H + i_h
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
@@ -506,10 +550,12 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             tiles=None,            # `sel_tiles(idx, G)` from the forward
             delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
             dq=None,               # [B, T, HQ, K]: another branch's dq, to which this one's is added; None: new
-            tune:SelTuning|None=None): # launch choices; None: the defaults
+            tune:SelTuning|None=None, # launch choices; None: the defaults
+            doc_start:torch.Tensor|None=None): # [B, T] packed documents, as the forward's
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
-    tune = tune or SelTuning()
+    tune, ds = tune or SelTuning(), doc_starts(doc_start, B, T)
+    docs = dict(DOCS=ds is not None)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1], tune) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
@@ -517,14 +563,16 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     dq = dq if acc else torch.empty_like(q)
     dq_keys = dq_from_keys(q, G, n, tune)
     if not dq_keys:   # each row's dq comes from exactly one launch
-        blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune)
+        blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune, ds)
         for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
-            dq_meta = _tile_meta(G, K, V, l_sel, n, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc)
+            dq_meta = _tile_meta(G, K, V, l_sel, n, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc) | docs
             _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](
-                q, k, v, idx, lists, nblk, do, lse, delta, dq, T, n_units, n_u, _union_max(G, n, tune), scale,
-                **dq_meta)
+                q, k, v, idx, lists, nblk, idx if ds is None else ds, do, lse, delta, dq, T, n_units, n_u,
+                _union_max(G, n, tune), scale, **dq_meta)
     n_slc = triton.cdiv(T, l_sel)
-    inv = invert_selection(idx, n_slc, tune.seg)                                        # grids sized from the shapes
+    # documents: a key block is named by its first key s_t + j*l_sel, one of T per row
+    kb, n_kb = (idx, n_slc) if ds is None else (torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), T)
+    inv = invert_selection(kb, n_kb, tune.seg)                                          # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
     pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
@@ -532,10 +580,11 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
                                          'num_stages')} | _dkdv_launch(padded(K), meta['BV'], tune)
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end', 'seg_out')]
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
+    ds = dk if ds is None else ds                                # (a pointer the kernels do not read without documents)
     _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
-                                          dqp, T, n_slc, n, scale, **dkdv_meta, DQK=dq_keys)
-    _sel_bwd_reduce_kernel[(B * H * n_slc,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, T, n_slc, H=H, K=K, V=V,
-                                             BK=padded(K), BV=meta['BV'], BS=l_sel)
+                                          dqp, ds, T, n_kb, n, scale, **dkdv_meta, DQK=dq_keys, **docs)
+    _sel_bwd_reduce_kernel[(B * H * n_kb,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, ds, T, n_kb, H=H, K=K,
+                                            V=V, BK=padded(K), BV=meta['BV'], BS=l_sel, **docs)
     if dq_keys:
         BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
         _sel_dq_reduce_kernel[(triton.cdiv(T, BM // G), B * H)](idx, dqp, dq, T, n_slc, HQ=HQ, H=H, G=G, K=K, NSEL=n,
@@ -546,10 +595,10 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q, k, v, idx, l_sel, scale, tune):
-        tiles = sel_tiles(idx, q.shape[2] // k.shape[2], tune)                              # for the forward and dq
-        o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles, tune=tune)
-        ctx.save_for_backward(q, k, v, idx, o, lse, *tiles)
+    def forward(ctx, q, k, v, idx, l_sel, scale, tune, ds):
+        tiles = sel_tiles(idx, q.shape[2] // k.shape[2], tune, ds)                          # for the forward and dq
+        o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles, tune=tune, doc_start=ds)
+        ctx.save_for_backward(q, k, v, idx, o, lse, ds, *tiles)
         ctx.l_sel, ctx.scale, ctx.tune = l_sel, scale, tune
         ctx.mark_non_differentiable(lse)
         return o, lse
@@ -557,8 +606,9 @@ class SelectedAttention(torch.autograd.Function):
     @staticmethod
     @torch.autograd.function.once_differentiable
     def backward(ctx, do, dlse):
-        q, k, v, idx, o, lse, *tiles = ctx.saved_tensors
-        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, tiles=tiles, tune=ctx.tune), None, None, None, None
+        q, k, v, idx, o, lse, ds, *tiles = ctx.saved_tensors
+        return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, tiles=tiles, tune=ctx.tune,
+                        doc_start=ds), None, None, None, None, None
 
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               k:torch.Tensor,   # [B, T, H, K]
@@ -566,7 +616,9 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               idx:torch.Tensor, # [B, T, H, n_sel] selected blocks, -1 = none (from select_blocks)
                               l_sel:int,        # selection block length (a power of two >= 16)
                               scale:float|None=None,
-                              tune:SelTuning|None=None): # launch choices; None: the defaults
+                              tune:SelTuning|None=None, # launch choices; None: the defaults
+                              docs:Docs|None=None): # packed documents: idx counts blocks from each query's document start
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
-    check_idx(q, k, v, idx)
-    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning())
+    B, T = check_idx(q, k, v, idx)[:2]
+    ds = None if docs is None else doc_starts(docs.start, B, T)                   # [B, T] int32
+    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning(), ds)
