@@ -31,7 +31,8 @@ class BranchGate(nn.Module):
         out = nn.Linear(dim if kind == 'linear' else dim // 4 or 1, 3 * n_heads)
         self.net = out if kind == 'linear' else nn.Sequential(nn.Linear(dim, dim // 4 or 1), nn.SiLU(), out)
         # gates start near 0.5
-        nn.init.normal_(out.weight, std=0.02 / math.sqrt(out.in_features)); nn.init.zeros_(out.bias)
+        nn.init.normal_(out.weight, std=0.02 / math.sqrt(out.in_features))
+        nn.init.zeros_(out.bias)
 
     @torch.no_grad()
     def raise_bias(self, branch:int, p:float):

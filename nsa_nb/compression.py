@@ -86,7 +86,8 @@ class Compressor(nn.Module):
             self.pos = nn.Parameter(torch.randn(l, dim) * 0.02)  # intra-block position encoding e_j
             self.fc1, self.fc2 = nn.Linear(l * dim, hidden), nn.Linear(hidden, dim)
             # starts near 'avg'
-            nn.init.normal_(self.fc2.weight, std=0.02 / math.sqrt(hidden)); nn.init.zeros_(self.fc2.bias)
+            nn.init.normal_(self.fc2.weight, std=0.02 / math.sqrt(hidden))
+            nn.init.zeros_(self.fc2.bias)
 
     def forward(self, x, docs:Docs|None=None):               # docs: packed documents, blocks in `cmp_slots`' slots
         starts = None if docs is None else cmp_slots(docs, self.l, self.d)[0]      # [B, N]

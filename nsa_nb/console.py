@@ -19,7 +19,8 @@ def _script(name:str) -> int:
     except KeyboardInterrupt: stopped = True
     if hold: stopped = stopped or signal.SIGINT in signal.sigpending()
     if stopped:
-        print(f"\n{name}: interrupted while loading; nothing was started", file=sys.stderr); return 130
+        print(f"\n{name}: interrupted while loading; nothing was started", file=sys.stderr)
+        return 130
     if hold: signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     return main()
 

@@ -61,7 +61,8 @@ def grad_errs(f_test, f_ref,   # f(*inputs) -> output, or a tuple whose first it
     first = lambda o: o[0] if isinstance(o, (tuple, list)) else o
     o1, o2 = first(f_test(*xs)), first(f_ref(*ys))
     do = torch.randn_like(o2)
-    (o1.to(do.dtype) * do).sum().backward(); (o2 * do).sum().backward()
+    (o1.to(do.dtype) * do).sum().backward()
+    (o2 * do).sum().backward()
     return [rel_err(o1, o2)] + [rel_err(a.grad, b.grad) for a, b in zip(xs, ys)]
 
 def check_grads(f_test, f_ref, inputs, tol:float=1e-4,
