@@ -17,9 +17,13 @@ if os.environ.get('TRITON_INTERPRET') == '1' and type(tl.cdiv).__name__ != 'Inte
                       "nsa_nb.testing.use_interpreter_on_cpu() before anything imports triton")
 
 # %% auto #0
-__all__ = ['INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'win_key_range', 'cmp_key_range', 'online_softmax_step',
-           'BandedTuning', 'padded', 'head_tiles', 'dot_precision', 'banded_fwd', 'row_dot', 'banded_bwd',
-           'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+__all__ = ['LOG2E', 'LN2', 'INTERPRET', 'SPLIT_FROM', 'load_cols', 'store_cols', 'win_key_range', 'cmp_key_range',
+           'online_softmax_step', 'BandedTuning', 'padded', 'head_tiles', 'dot_precision', 'banded_fwd', 'row_dot',
+           'banded_bwd', 'banded_attention', 'compressed_attention_triton', 'sliding_attention_triton']
+
+# %% ../../nbs/06a_kernel_banded.ipynb #84a2e5b0
+LOG2E = tl.constexpr(1.4426950408889634)    # log2(e): exp(x) = exp2(x * LOG2E)
+LN2 = tl.constexpr(0.6931471805599453)      # ln(2): log(x) = log2(x) * LN2
 
 # %% ../../nbs/06a_kernel_banded.ipynb #35ef5b38
 @triton.jit
@@ -78,7 +82,7 @@ def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK:
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
     b_do = tl.load(DO + row[:, None] * V + o_v[None, :], mask=m_r[:, None] & (o_v < V)[None, :], other=0.)
-    return b_q, b_do, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, tl.load(DELTA + row, mask=m_r,
+    return b_q, b_do, tl.load(LSE + row, mask=m_r, other=0.) * LOG2E, tl.load(DELTA + row, mask=m_r,
                                                                                            other=0.)
 
 @triton.jit
@@ -190,7 +194,7 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, LO, HI, T, S, scale, ps, po, w,
         r_lo, r_hi = _doc_rows(LO, HI, i_b, T, r_t, m_r)                          # [BM] each row's key range
         s_lo, s_a, s_b, s_hi = _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN)
     else: r_lo, r_hi = r_t, r_t                                                    # (not read)
-    qk_scale = scale * 1.4426950408889634                                         # log2(e): exp2 below
+    qk_scale = scale * LOG2E                                                      # exp2 below
     key0 = i_b * S * H + i_h
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
@@ -207,7 +211,7 @@ def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, LO, HI, T, S, scale, ps, po, w,
     empty = b_l == 0.
     b_o = b_acc / tl.where(empty, 1., b_l)[:, None]                                # no visible key: 0
     tl.store(O + row[:, None] * V + o_v[None, :], b_o.to(O.dtype.element_ty), mask=m_r[:, None] & (o_v < V)[None, :])
-    tl.store(LSE + row, tl.where(empty, float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
+    tl.store(LSE + row, tl.where(empty, float('-inf'), (b_m + tl.log2(b_l)) * LN2), mask=m_r)
 
 # %% ../../nbs/06a_kernel_banded.ipynb #0b85a99a
 INTERPRET = os.environ.get('TRITON_INTERPRET') == '1'   # the kernels above are interpreted (a CPU test)
@@ -358,7 +362,7 @@ def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, LO, HI, T, S, sca
     if WINDOW: t_hi = tl.minimum(t_hi, (i_n * BN + BN - 1) * ps + po + w)
     i_lo, i_hi = t_lo // BT, tl.cdiv(t_hi, BT)
     i_a, i_b_ = _whole_row_tiles(i_lo, i_hi, i_n * BN, S, i_sp * split, t_hi, ps, po, w, BN, BT, WINDOW)
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     b_dk, b_dv = tl.zeros([BN, BK], tl.float32), tl.zeros([BN, BV], tl.float32)
     for i_m in range(i_lo, i_a):   # the diagonal (and a split's first tile)
         b_dk, b_dk2, b_dv = _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI, o_s, pos,
@@ -424,7 +428,7 @@ def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, LO, HI, T, S, scale, ps
         r_lo, r_hi = _doc_rows(LO, HI, i_b, T, r_t, m_r)                          # [BM] each row's key range
         s_lo, s_a, s_b, s_hi = _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN)
     else: r_lo, r_hi = r_t, r_t                                                    # (not read)
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     key0 = i_b * S * H + i_h
     b_dq = tl.zeros([BM, BK], tl.float32)
     if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)

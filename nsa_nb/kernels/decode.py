@@ -10,14 +10,10 @@ import torch
 import triton
 import triton.language as tl
 from ..config import NSAConfig
-from .banded import online_softmax_step, INTERPRET                 # FlashAttention-2's update; CPU test?
+from .banded import online_softmax_step, INTERPRET, LOG2E, LN2    # FlashAttention-2's update; CPU test?
 
 # %% auto #0
-__all__ = ['LOG2E', 'LN2', 'DECODE_TUNING', 'DecodeTuning', 'nsa_decode_triton', 'append_token_triton']
-
-# %% ../../nbs/06d_kernel_decode.ipynb #80d1552a
-LOG2E = tl.constexpr(1.4426950408889634)    # log2(e): exp(x) = exp2(x * LOG2E)
-LN2 = tl.constexpr(0.6931471805599453)      # ln(2): log(x) = log2(x) * LN2
+__all__ = ['DECODE_TUNING', 'DecodeTuning', 'nsa_decode_triton', 'append_token_triton']
 
 # %% ../../nbs/06d_kernel_decode.ipynb #cc934566
 # programmatic dependent launch (newer Tritons)
