@@ -11,8 +11,11 @@ from torch import Tensor
 import triton
 import triton.language as tl
 from ..config import NSAConfig
+from ..reference import Docs
+from ..compression import cmp_slots
 from .banded import (INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
-                                   compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles, padded)
+                                   compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles, padded,
+                                   cmp_key_range, win_key_range)
 from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
 
 # %% auto #0
@@ -65,10 +68,41 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h
     return spill
 
 @triton.jit
-def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
+def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
+                 n_init, n_local, qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
+                 SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, GP: tl.constexpr,
+                 BJ: tl.constexpr, PREC: tl.constexpr):
+    """The tile's scores with packed documents (DS, FIRST [B, T]: each token's document start s and the slot f of its
+    first compressed block): one pass per document that meets the tile, over slots f.. and positions from s, the
+    tile's other rows masked."""
+    b_s = tl.load(DS + i_b * T + o_t, mask=m_t, other=-1)                            # [BT]
+    b_f = tl.load(FIRST + i_b * T + o_t, mask=m_t, other=0)                          # [BT]
+    r_s = tl.load(DS + i_b * T + r_t, mask=m_r, other=-1)                            # [BT*GP]
+    n_doc = 1 + tl.sum((m_t & (b_s == o_t) & (o_t > t0)).to(tl.int32), 0)         # and one per document opening later
+    s = t0 * 0 - 1
+    for _ in range(n_doc):
+        s = tl.min(tl.where(m_t & (b_s > s), b_s, T), 0)                             # the next document's start
+        m_d = m_t & (b_s == s)                                                       # [BT] its tokens
+        f = tl.max(tl.where(m_d, b_f, 0), 0)
+        t_lo, t_hi = tl.min(tl.where(m_d, o_t, T), 0) - s, tl.max(tl.where(m_d, o_t, 0), 0) - s   # in the document
+        b_lse_d = tl.where(r_s == s, b_lse, float('inf'))                           # other rows: p = 0
+        kc = KC + (i_b * N + f) * H * K                                              # slot f + c: its block c
+        n_vis = t_hi // l_sel + 1
+        j_all = tl.minimum(_n_seen(t_lo, N - f, d, l - 1) // (BJ * SU) * BJ, n_vis // BJ * BJ)
+        cur = (o_t - s) // l_sel
+        spill = tl.zeros([BT, BJ], tl.float32)
+        for j0 in range(0, j_all, BJ):
+            spill = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, r_t - s, m_d, cur, 0, i_h, N - f, n_slc, l,
+                                 d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, False)
+        for j0 in range(j_all, n_vis, BJ):
+            spill = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, r_t - s, m_d, cur, 0, i_h, N - f, n_slc, l,
+                                 d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
+
+@triton.jit
+def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr,
-                       BK: tl.constexpr, BK2: tl.constexpr, PREC: tl.constexpr):
+                       BK: tl.constexpr, BK2: tl.constexpr, PREC: tl.constexpr, DOCS: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     t0 = t_start + i_t * BT                                                         # the tile's first query
@@ -84,33 +118,39 @@ def _sel_scores_kernel(Q, KC, LSE, SC, T, N, n_slc, t_start, Tc, scale, l, d, l_
     b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, float('inf'))
     o_t = t0 + tl.arange(0, BT)
     m_t = o_t < tl.minimum(t_start + Tc, T)
-    cur = o_t // l_sel
     p_row = SC + (i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc       # [BT, 1] rows of SC [B*H, Tc, n_slc]
-    n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1   # blocks visible to the tile's last query
-    n_all = _n_seen(t0, N, d, l - 1)   # compressed blocks visible to its first
-    j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
     qk_scale = scale * 1.4426950408889634
-    spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
-    for j0 in range(0, j_all, BJ):
-        spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
-                             n_local, qk_scale,
-                             H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, False)
-    for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
-        spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init,
-                             n_local, qk_scale,
-                             H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
+    if DOCS:
+        _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
+                     n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC)
+    else:
+        cur = o_t // l_sel
+        n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1   # blocks visible to the tile's last query
+        n_all = _n_seen(t0, N, d, l - 1)   # compressed blocks visible to its first
+        j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
+        spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
+        for j0 in range(0, j_all, BJ):
+            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d,
+                                 n_init, n_local, qk_scale,
+                                 H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, False)
+        for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
+            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d,
+                                 n_init, n_local, qk_scale,
+                                 H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
-def _topn_kernel(SC, IDX, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_sel,
-                 NP: tl.constexpr, BR: tl.constexpr, KP: tl.constexpr):
+def _topn_kernel(SC, IDX, DS, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_sel,
+                 NP: tl.constexpr, BR: tl.constexpr, KP: tl.constexpr, DOCS: tl.constexpr):
     i_r, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = i_bh // H, i_bh % H
     o_c = r_lo + i_r * BR + tl.arange(0, BR)   # rows r_lo..r_hi-1 of the chunk SC [B*H, Tc, n_slc]
     o_t = t_start + o_c                                                             # their queries
     m_t = (o_c < r_hi) & (o_t < T)
     o_j = tl.arange(0, NP)                                                          # blocks
-    vis = (o_j[None, :] <= (o_t // l_sel)[:, None]) & m_t[:, None]   # [BR, NP]; later blocks were not written
+    if DOCS: o_p = o_t - tl.load(DS + i_b * T + o_t, mask=m_t, other=0)            # DS [B, T]: in the document
+    else: o_p = o_t
+    vis = (o_j[None, :] <= (o_p // l_sel)[:, None]) & m_t[:, None]   # [BR, NP]; later blocks were not written
     b_sc = tl.load(SC + (i_bh * Tc + o_c).to(tl.int64)[:, None] * n_slc + o_j[None, :], mask=vis, other=float('-inf'))
     # scores >= 0 order as their bits (+0.: no -0.); -inf < 0
     bits = tl.where(vis, (b_sc + 0.).to(tl.int32, bitcast=True), -1)
@@ -145,7 +185,8 @@ class ScoresTuning:
 
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each written up to its own block
                 idx:torch.Tensor,  # [B, T, H, n_sel] int32, written for queries t0..t0+tc-1
-                t0:int, tc:int, cfg:NSAConfig, tune:ScoresTuning|None=None):
+                t0:int, tc:int, cfg:NSAConfig, tune:ScoresTuning|None=None,
+                doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents: positions from s_t
     """Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s
     picks; ties to the lowest block)."""
     (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
@@ -159,9 +200,10 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
         r_hi = tc if NP == NP_all else min(tc, NP * cfg.l_sel - t0)        # (a sequence's first half: half the columns)
         BR = tune.topn_rows or max(1, (4096 if INTERPRET else 1024) // NP)  # rows per program: ~1k scores (H100 sweep)
         nw = 1 if INTERPRET else tune.topn_warps or max(1, min(16, BR * NP // 512))
-        _topn_kernel[(triton.cdiv(r_hi - r, BR), BH)](sc, idx, T, H, Tc, n_slc, t0, r, r_hi, cfg.l_sel,
-                                                      min(n_sel, n_slc), n_sel, NP=NP, BR=BR,
-                                                      KP=padded(n_sel), num_warps=nw)
+        _topn_kernel[(triton.cdiv(r_hi - r, BR), BH)](sc, idx, idx if doc_start is None else doc_start, T, H, Tc,
+                                                      n_slc, t0, r, r_hi, cfg.l_sel, min(n_sel, n_slc), n_sel, NP=NP,
+                                                      BR=BR, KP=padded(n_sel), DOCS=doc_start is not None,
+                                                      num_warps=nw)
         r = r_hi
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #0d173ef6
@@ -170,9 +212,10 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                          k_cmp:torch.Tensor,   # [B, N, H, K] compressed keys
                          lse_cmp:torch.Tensor, # [B, T, HQ] log-sum-exp of the compressed branch
                          cfg:NSAConfig, scale:float|None=None,
-                         tune:ScoresTuning|None=None) -> torch.Tensor:   # launch choices; None: the defaults
+                         tune:ScoresTuning|None=None,   # launch choices; None: the defaults
+                         docs:Docs|None=None) -> torch.Tensor: # packed documents: k_cmp in `cmp_slots`' slots
     """Selected blocks `[B, T, H, n_sel]` (int32, ascending, -1 padded), as `nsa_nb.selection.select_blocks` defines
-    them."""
+    them (with `docs`: counted from each query's document start)."""
     B, T, HQ, K = q.shape
     tune = tune or ScoresTuning()
     N, H = k_cmp.shape[1], k_cmp.shape[2]
@@ -188,16 +231,18 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     Tc = max(BT, min(T, tune.score_bytes // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
+    ds, first = (None, None) if docs is None else (docs.start.int().contiguous(),      # [B, T] s_t, and the slot of
+                                                   cmp_slots(docs, cfg.l, cfg.d)[1].int().contiguous())   # its first
     for t0 in range(0, T, Tc):
         tc = min(Tc, T - t0)
         grid = (triton.cdiv(tc, BT), B * H)
-        _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, T, N, n_slc, t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel,
-                                 cfg.n_init, cfg.n_local,
+        _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, *((idx, idx) if docs is None else (ds, first)), T, N, n_slc,
+                                 t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
-                                 BK=BK, BK2=BK2, PREC=dot_precision(q.dtype),
+                                 BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=docs is not None,
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
-        topn_triton(sc, idx, t0, tc, cfg, tune)
+        topn_triton(sc, idx, t0, tc, cfg, tune, ds)
     return idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ec54abc0
@@ -222,7 +267,6 @@ def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     if (T := q.shape[1]) > MAX_BLOCKS * cfg.l_sel:
         return f"T={T}: {-(-T // cfg.l_sel)} selection blocks (top-n holds at most {MAX_BLOCKS} per row)"
     return tensors_unsupported(q, ks[0], vs[0])
-
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #941e3358
 @triton.jit
@@ -312,14 +356,19 @@ def gate_combine_triton(g:torch.Tensor,      # [B, T, HQ, 3] gates
     return GateCombine.apply(g.contiguous(), o_c, o_s, o_w)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2aba0ac8
-def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None):
+def _compress(phi_k, phi_v, k, v, docs:Docs|None):
+    "phi of the keys and values, `[B, N, H, K|V]`; with `docs` each document's blocks in `cmp_slots`' slots."
+    return (phi_k(k), phi_v(v)) if docs is None else (phi_k(k, docs), phi_v(v, docs))
+
+def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None,
+                 docs:Docs|None=None):   # packed documents: each token sees its own in every branch
     """Triton NSA branches: `(o_cmp, o_sel, o_win)` each `[B, T, HQ, V]`, and selected blocks `[B, T, H, n_sel]`; same
     contract as `nsa_branches_ref`."""
-    k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
-    o_cmp, lse_cmp = compressed_attention_triton(q, k_cmp, v_cmp, cfg.l, cfg.d, scale)
-    idx = select_blocks_triton(q.detach(), k_cmp.detach(), lse_cmp, cfg, scale)
-    o_sel, _ = selected_attention_triton(q, ks[1], vs[1], idx, cfg.l_sel, scale)
-    o_win, _ = sliding_attention_triton(q, ks[2], vs[2], cfg.w, scale)
+    k_cmp, v_cmp = _compress(phi_k, phi_v, ks[0], vs[0], docs)                   # [B, N, H, K|V]
+    o_cmp, lse_cmp = compressed_attention_triton(q, k_cmp, v_cmp, cfg.l, cfg.d, scale, docs=docs)
+    idx = select_blocks_triton(q.detach(), k_cmp.detach(), lse_cmp, cfg, scale, docs=docs)
+    o_sel, _ = selected_attention_triton(q, ks[1], vs[1], idx, cfg.l_sel, scale, docs=docs)
+    o_win, _ = sliding_attention_triton(q, ks[2], vs[2], cfg.w, scale, docs=docs)
     return (o_cmp, o_sel, o_win), idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #5d8ec437
@@ -331,22 +380,34 @@ def nsa_blocks(cfg:NSAConfig) -> list[int]:
 
 def _nsa_cfg(blocks) -> NSAConfig: return NSAConfig(**dict(zip(_BLOCK_FIELDS, blocks)))
 
+def _docs(start:Tensor|None, end:Tensor|None) -> Docs|None: return None if start is None else Docs(start, end)
+
+def _doc_ranges(docs:Docs|None, cfg:NSAConfig) -> tuple:
+    """The branches' document bounds: the compressed and window keys' `k_range` (notebook 06a) and `doc_start` of the
+    selected kernels, int32 `[B, T]`; Nones without documents."""
+    if docs is None: return None, None, None
+    return cmp_key_range(docs, cfg.l, cfg.d), win_key_range(docs), docs.start.int().contiguous()
+
 @torch.library.custom_op('nsa_nb::nsa_fwd', mutates_args=())
 def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
-            blocks:list[int], scale:float,
-            branch_grads:bool) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+            blocks:list[int], scale:float, branch_grads:bool,
+            doc_start:Tensor|None=None, doc_end:Tensor|None=None, # packed documents: `Docs.start`, `Docs.end` [B, T]
+           ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """NSA's forward: `o, o_c, o_s, o_w` `[B, T, HQ, V]`, `lse_c, lse_s, lse_w` `[B, T, HQ]` fp32, `idx [B, T, H, n_sel]`
     int32; `branch_grads` only tells the backward whether the branch outputs' gradients count."""
-    cfg = _nsa_cfg(blocks)
+    cfg, docs = _nsa_cfg(blocks), _docs(doc_start, doc_end)
     g, q = g.contiguous(), q.contiguous()
-    o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1), None, scale)   # compressed key i sits at i*d + l - 1
-    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale)                      # [B, T, H, n_sel]
-    o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale)
-    o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w))   # Eq. 5 in the same pass
+    r_c, r_w, ds = _doc_ranges(docs, cfg)
+    # compressed key i sits at i*d + l - 1
+    o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1), None, scale, k_range=r_c)
+    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale, docs=docs)         # [B, T, H, n_sel]
+    o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale, k_range=r_w)
+    # Eq. 5 in the same pass
+    o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w), doc_start=ds)
     return o, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx
 
 @nsa_fwd.register_fake
-def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads):
+def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads, doc_start=None, doc_end=None):
     (B, T, HQ, _), H, V = q.shape, k_sel.shape[2], v_sel.shape[-1]
     o, lse = (q.new_empty(B, T, HQ, V) for _ in range(4)), (q.new_empty(B, T, HQ, dtype=torch.float32) for _ in range(3))
     return *o, *lse, q.new_empty(B, T, H, blocks[_BLOCK_FIELDS.index('n_sel')], dtype=torch.int32)
@@ -356,9 +417,11 @@ def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grad
 def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # the branch outputs' own gradients
             g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             o_c:Tensor, o_s:Tensor, o_w:Tensor, lse_c:Tensor, lse_s:Tensor, lse_w:Tensor, idx:Tensor,
-            blocks:list[int], scale:float) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+            blocks:list[int], scale:float, doc_start:Tensor|None=None, doc_end:Tensor|None=None,
+           ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     "`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous."
     cfg, do, g, q = _nsa_cfg(blocks), do.contiguous(), g.contiguous(), q.contiguous()
+    r_c, r_w, ds = _doc_ranges(_docs(doc_start, doc_end), cfg)
     # gates folded into lse, delta: every branch takes do
     dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
     do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
@@ -366,10 +429,13 @@ def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # 
         if x is not None:   # a branch output with a gradient of its own: unfolded,
             do_i[i] = (g[..., i, None] * do).to(do.dtype) + x   # its gradient g_i do + its own, delta again
             lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
-    dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1), None, scale, delta=delta[0])
-    _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, delta=delta[1], dq=dq)
+    dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1), None, scale, delta=delta[0],
+                                k_range=r_c)
+    _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, delta=delta[1], dq=dq,
+                            doc_start=ds)
     # dq: all three
-    _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq)
+    _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq,
+                               k_range=r_w)
     return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w
 
 @nsa_bwd.register_fake
@@ -378,14 +444,16 @@ def _(do, do_c, do_s, do_w, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, *_):
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f5
 def _nsa_setup(ctx, inputs, output):
-    *tensors, blocks, scale, branch_grads = inputs                                  # g, q, k_cmp, ... v_win
+    *tensors, blocks, scale, branch_grads, doc_start, doc_end = inputs              # g, q, k_cmp, ... v_win
     _, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx = output
-    ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx)
+    ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, doc_start, doc_end)
     ctx.blocks, ctx.scale, ctx.branch_grads = blocks, scale, branch_grads
 
 def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                                   # lse and idx: no gradient
     own = (do_c, do_s, do_w) if ctx.branch_grads else (None,) * 3
-    return *torch.ops.nsa_nb.nsa_bwd(do, *own, *ctx.saved_tensors, ctx.blocks, ctx.scale), None, None, None
+    *saved, doc_start, doc_end = ctx.saved_tensors
+    return (*torch.ops.nsa_nb.nsa_bwd(do, *own, *saved, ctx.blocks, ctx.scale, doc_start, doc_end),
+            None, None, None, None, None)                                           # blocks ... doc_end
 
 torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
@@ -394,13 +462,15 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          phi_k, phi_v,       # compressors (PyTorch modules, outside the node)
                          g:torch.Tensor,     # [B, T, HQ, 3] gates in [0, 1], q's dtype (ln g is folded into the lse)
                          cfg:NSAConfig, scale:float|None=None,
-                         branch_grads:bool=False): # the branch outputs carry gradients (a slower backward); else detached
+                         branch_grads:bool=False, # the branch outputs carry gradients (a slower backward); else detached
+                         docs:Docs|None=None):    # packed documents: each token sees its own in every branch
     """`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the
     three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`."""
     if g.shape != (*q.shape[:-1], 3):
         raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
-    k_cmp, v_cmp = phi_k(ks[0]), phi_v(vs[0])                                     # [B, N, H, K|V]
+    k_cmp, v_cmp = _compress(phi_k, phi_v, ks[0], vs[0], docs)                   # [B, N, H, K|V]
     o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
-                                                         scale or 1 / math.sqrt(q.shape[-1]), branch_grads)
+                                                         scale or 1 / math.sqrt(q.shape[-1]), branch_grads,
+                                                         *((None, None) if docs is None else docs))
     branches = (o_c, o_s, o_w) if branch_grads else (o_c.detach(), o_s.detach(), o_w.detach())
     return o, branches, idx
