@@ -236,10 +236,7 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|N
     """The gated sum of the three branches on the resolved backend, and `(branches, idx)` (the branches with gradients
     when `branch_grads`); a requested triton path that cannot run falls back, counted."""
     backend = resolve_backend(self.backend, q.device)
-    if backend == 'triton' and docs is not None:
-        count_fallback('doc_mask_not_in_kernels', "NSA's Triton kernels do not take cu_seqlens yet (issue 56); running "
-                       "the reference path with the document mask", self.fallbacks)
-    elif backend == 'triton':
+    if backend == 'triton':
         kn = triton_kernels()
         if kn is None:
             count_fallback('triton_unavailable',
@@ -250,7 +247,7 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|N
             # one autograd node
             if reason is None:
                 return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg,
-                                                branch_grads=branch_grads)
+                                                branch_grads=branch_grads, docs=docs)
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
     branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg, docs=docs)
     return gate_combine(g.to(branches[0].dtype), branches), branches, idx
