@@ -131,15 +131,12 @@ class WindowAttention(GQAttention):
 
     def attend(self, q, k, v, docs=None):
         """Notebook 06a's banded kernel where NSA's Triton path would run (the same checks, `tensors_unsupported`),
-        else notebook 04's reference (and with packed documents `docs`, which the kernel does not take yet)."""
+        else notebook 04's reference; packed documents `docs` in either."""
         if resolve_backend(self.backend, q.device) == 'triton':
             kn = triton_kernels()
             why = "the Triton kernels are not available here" if kn is None else kn.tensors_unsupported(q, k, v)
-            if docs is not None:
-                count_fallback('doc_mask_not_in_kernels', "the banded Triton kernel does not take cu_seqlens yet "
-                               "(issue 56); running the reference window with the document mask", self.fallbacks)
-            elif why is None: return kn.sliding_attention_triton(q, k, v, self.w)[0]
-            else: count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
+            if why is None: return kn.sliding_attention_triton(q, k, v, self.w, docs=docs)[0]
+            count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
         return sliding_attention(q, k, v, self.w, docs=docs)[0]
 
 # %% ../nbs/07_model.ipynb #7e8e02ff
