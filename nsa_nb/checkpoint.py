@@ -25,26 +25,34 @@ def atomic_write(path:str|Path, write_fn):
     tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
     try:
         with open(tmp, 'wb') as f:
-            write_fn(f); f.flush(); os.fsync(f.fileno())
+            write_fn(f)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True); raise
+        tmp.unlink(missing_ok=True)
+        raise
     try:                                                                     # make the rename itself durable
-        fd = os.open(path.parent, os.O_RDONLY); os.fsync(fd); os.close(fd)
+        fd = os.open(path.parent, os.O_RDONLY)
+        os.fsync(fd)
+        os.close(fd)
     except OSError: pass
 
 # %% ../nbs/09a_checkpoint.ipynb #6a375964
 class DiskFull(RuntimeError):
     "No space left on the disk while writing a checkpoint; the previous checkpoint is kept."
 
+# %% ../nbs/09a_checkpoint.ipynb #ccf1f893
 class _Hashing:
     "A write-only file object that passes the bytes on to `f`, counting them and their sha256."
     def __init__(self, f): self.f, self.sha, self.bytes = f, hashlib.sha256(), 0
     def write(self, b):
-        self.sha.update(b); self.bytes += len(b)
+        self.sha.update(b)
+        self.bytes += len(b)
         return self.f.write(b)
     def flush(self): self.f.flush()
 
+# %% ../nbs/09a_checkpoint.ipynb #4f73c77f
 def checkpoint_record(path) -> Path:
     "The record of checkpoint `path`: `step_XXXXXXX.pt.json`, with its size and sha256."
     return Path(path).with_name(Path(path).name + '.json')
@@ -52,6 +60,7 @@ def checkpoint_record(path) -> Path:
 # %% ../nbs/09a_checkpoint.ipynb #7b94ef5e
 def checkpoint_path(out_dir, step:int) -> Path: return Path(out_dir) / 'checkpoints' / f'step_{step:07d}.pt'
 
+# %% ../nbs/09a_checkpoint.ipynb #fbbc3553
 def disk_full(e:BaseException) -> bool:
     "Is `e`, or an exception it was raised from or while handling, an `OSError` for a full disk or quota?"
     while e is not None:
@@ -59,6 +68,7 @@ def disk_full(e:BaseException) -> bool:
         e = e.__cause__ or e.__context__
     return False
 
+# %% ../nbs/09a_checkpoint.ipynb #f716108a
 def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
     """Write `state` as `checkpoints/step_XXXXXXX.pt` atomically with its record (size, sha256), point
     `checkpoints/latest` at it, prune to `keep_last`; `DiskFull` (naming the path, the previous checkpoint kept)."""
@@ -70,7 +80,9 @@ def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
         checkpoint_record(path).unlink(missing_ok=True)                     # a record never describes another file
         def write(f):
             nonlocal rec
-            h = _Hashing(f); torch.save(state, h); rec = dict(file=path.name, bytes=h.bytes, sha256=h.sha.hexdigest())
+            h = _Hashing(f)
+            torch.save(state, h)
+            rec = dict(file=path.name, bytes=h.bytes, sha256=h.sha.hexdigest())
         atomic_write(path, write)
         atomic_write(checkpoint_record(path), lambda f: f.write(json.dumps(rec).encode() + b'\n'))
         atomic_write(path.parent / 'latest', lambda f: f.write(path.name.encode() + b'\n'))
@@ -82,9 +94,12 @@ def save_checkpoint(out_dir, step:int, state:dict, keep_last:int=0) -> Path:
                        f"{kept}; free some space there and continue with --resume") from None
     if keep_last:
         for old in sorted(path.parent.glob('step_*.pt'))[:-keep_last]:
-            if old != path: old.unlink(missing_ok=True); checkpoint_record(old).unlink(missing_ok=True)
+            if old != path:
+                old.unlink(missing_ok=True)
+                checkpoint_record(old).unlink(missing_ok=True)
     return path
 
+# %% ../nbs/09a_checkpoint.ipynb #fb59f35d
 def latest_checkpoint(out_dir) -> Path|None:
     "The checkpoint `checkpoints/latest` names, else the highest-numbered one, else None."
     d = Path(out_dir) / 'checkpoints'
@@ -95,6 +110,7 @@ def latest_checkpoint(out_dir) -> Path|None:
     found = sorted(d.glob('step_*.pt'))
     return found[-1] if found else None
 
+# %% ../nbs/09a_checkpoint.ipynb #1362275a
 def find_checkpoint(path) -> Path|None:
     """A checkpoint file as given, or the latest checkpoint of a run directory, of its checkpoints folder or of the
     `checkpoints/latest` pointer file; else None."""
@@ -104,6 +120,7 @@ def find_checkpoint(path) -> Path|None:
     if p.is_dir(): p = latest_checkpoint(p if (p / 'checkpoints').is_dir() else p.parent) or p
     return p if p.is_file() else None
 
+# %% ../nbs/09a_checkpoint.ipynb #c582b2cf
 def load_checkpoint(path, map_location='cpu') -> dict:
     "Read a checkpoint written by `save_checkpoint` (our own file: it holds RNG states, so not weights-only)."
     return torch.load(path, map_location=map_location, weights_only=False)
@@ -115,6 +132,7 @@ def _sha256(path) -> str:
         for b in iter(lambda: f.read(1 << 24), b''): h.update(b)
     return h.hexdigest()
 
+# %% ../nbs/09a_checkpoint.ipynb #50639663
 def verify_checkpoint(path) -> str|None:
     "Why checkpoint `path` is not the file its record describes (size, then sha256); None if it is, or has no record."
     try: rec = json.loads(checkpoint_record(path).read_text())
@@ -134,9 +152,13 @@ def resumable_checkpoint(out_dir) -> tuple[Path|None, dict|None, list[tuple[Path
     first = latest_checkpoint(out_dir)
     for p in ([first] if first else []) + [p for p in found if p != first]:
         why = verify_checkpoint(p)
-        if why: bad.append((p, why)); continue
+        if why:
+            bad.append((p, why))
+            continue
         try: s = load_checkpoint(p, map_location='cpu')
-        except Exception as e: bad.append((p, f"it does not load: {type(e).__name__}: {str(e)[:200]}")); continue
+        except Exception as e:
+            bad.append((p, f"it does not load: {type(e).__name__}: {str(e)[:200]}"))
+            continue
         if isinstance(s, dict) and 'step' in s: return p, s, bad
         bad.append((p, 'not a checkpoint of this package (no step)'))
     return None, None, bad
@@ -145,10 +167,12 @@ def resumable_checkpoint(out_dir) -> tuple[Path|None, dict|None, list[tuple[Path
 class RunLocked(RuntimeError):
     "Another live process holds the run directory's lock."
 
+# %% ../nbs/09a_checkpoint.ipynb #68aeab48
 def in_use(out_dir, holder:str) -> str:
     "The sentence for a run directory whose lock `holder` ('pid N on host H, since ...') holds."
     return f"{out_dir} is in use by another run ({holder}); wait for it to finish, stop it, or set train.out_dir to another folder"
 
+# %% ../nbs/09a_checkpoint.ipynb #b91bdd1b
 class RunLock:
     "An exclusive `flock` on `<out_dir>/.lock` naming its holder; released by the kernel when the process dies."
     def __init__(self, out_dir): self.path, self.fd = Path(out_dir) / '.lock', None
@@ -157,7 +181,8 @@ class RunLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'; os.close(fd)
+            holder = os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'
+            os.close(fd)
             raise RunLocked(in_use(self.path.parent, holder)) from None
         os.ftruncate(fd, 0)
         since = time.strftime('%Y-%m-%d %H:%M:%S')
@@ -165,7 +190,9 @@ class RunLock:
         self.fd = fd
         return self
     def release(self):
-        if self.fd is not None: os.close(self.fd); self.fd = None     # closing the file drops the lock
+        if self.fd is not None:     # closing the file drops the lock
+            os.close(self.fd)
+            self.fd = None
     def __enter__(self): return self.acquire()
     def __exit__(self, *a): self.release()
 
@@ -175,7 +202,8 @@ def lock_holder(out_dir) -> str|None:
     try: fd = os.open(Path(out_dir) / '.lock', os.O_RDONLY)
     except OSError: return None                                             # no lock file: no holder
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB); fcntl.flock(fd, fcntl.LOCK_UN)
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
         return None
     except BlockingIOError: return os.read(fd, 4096).decode(errors='replace').strip() or 'unknown'
     finally: os.close(fd)
@@ -188,12 +216,17 @@ def rng_state() -> dict:
 
 def set_rng_state(s:dict):
     # states are CPU ByteTensors
-    random.setstate(s['python']); np.random.set_state(s['numpy']); torch.set_rng_state(s['torch'].cpu())
+    random.setstate(s['python'])
+    np.random.set_state(s['numpy'])
+    torch.set_rng_state(s['torch'].cpu())
     if s.get('cuda') is not None and torch.cuda.is_available():
         torch.cuda.set_rng_state_all([t.cpu() for t in s['cuda']])
 
+# %% ../nbs/09a_checkpoint.ipynb #e2186a1e
 def seed_everything(seed:int):
-    random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
 
 # %% ../nbs/09a_checkpoint.ipynb #00600c7f
 def config_from_checkpoint(d:dict) -> RunConfig:
@@ -209,6 +242,7 @@ def config_from_checkpoint(d:dict) -> RunConfig:
 class CheckpointError(ValueError):
     "A file given as a checkpoint that is damaged or is not one of this package's."
 
+# %% ../nbs/09a_checkpoint.ipynb #5403fe9b
 def _read_model_checkpoint(p:Path, device) -> dict:
     "The state of checkpoint `p`, verified; `CheckpointError` naming the file if it is damaged or not a checkpoint."
     fix = "give a checkpoints/step_XXXXXXX.pt file written by nsa_nb_train (or an earlier one of the same run), or a run directory"
@@ -221,6 +255,7 @@ def _read_model_checkpoint(p:Path, device) -> dict:
         raise CheckpointError(f"{p} loads, but is not a checkpoint of nsa_nb (it holds no model weights and config): {fix}")
     return s
 
+# %% ../nbs/09a_checkpoint.ipynb #68273eaa
 def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[TransformerLM, RunConfig, object]:
     "`(model, config, tokenizer)` from a checkpoint file or a run directory (its latest checkpoint), in eval mode."
     p = find_checkpoint(path)
@@ -237,6 +272,7 @@ def model_from_checkpoint(path, device:str|torch.device='cpu') -> tuple[Transfor
     model.eval()
     return model, cfg, get_tokenizer(cfg.data.tokenizer)
 
+# %% ../nbs/09a_checkpoint.ipynb #d015afe3
 def export_weights(src, dst, dtype:torch.dtype=torch.bfloat16) -> Path:
     "Model weights (floats as `dtype`) and config of checkpoint or run directory `src`, alone, to `dst`, atomically."
     p = find_checkpoint(src)

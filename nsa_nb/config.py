@@ -214,6 +214,7 @@ class TaskConfig(_Section):
         "Problems across sections (e.g. which data the task can use); `RunConfig.check` calls it."
         return []
 
+# %% ../nbs/00_config.ipynb #79e09a3f
 def task_config(name:str='') -> TaskConfig:
     "The default config of task `name` ('': none)."
     return TaskConfig() if not name else task_class(name, 'config')()
@@ -261,6 +262,7 @@ def tiny_nsa() -> NSAConfig:
     "NSA block sizes of the CPU smoke test: sparse at seq_len 128 (window 32 of 128, 4 of 8 selection blocks)."
     return NSAConfig(l=8, d=4, l_sel=16, n_sel=4, w=32)
 
+# %% ../nbs/00_config.ipynb #6491d533
 @dataclass
 class RunConfig(_Section):
     "One run: model, nsa, train, data and task sections (the layout of the YAML files)."
@@ -304,7 +306,9 @@ def _set(cfg:RunConfig, section:str, key:str, value, src:str, text:str|None=None
     if f'{section}.{key}' in _MOVED:
         raise ConfigError([f"{src}: {section}.{key} has moved to {_MOVED[f'{section}.{key}']} (with task.name=passkey; "
                            f"in YAML a task: section): the passkey task has its own fields, see nsa_nb.tasks.passkey"])
-    if (section, key) == ('task', 'name'): cfg.task = task_config(str(value or '')); return
+    if (section, key) == ('task', 'name'):
+        cfg.task = task_config(str(value or ''))
+        return
     sec = getattr(cfg, section)
     names = [f.name for f in fields(sec)]
     if key not in names:
@@ -372,10 +376,12 @@ def config_dir() -> Path:
     "The folder of the shipped run profiles, `nsa_nb/configs`."
     return Path(str(importlib.resources.files('nsa_nb'))) / 'configs'
 
+# %% ../nbs/00_config.ipynb #75cfeaa1
 def config_names() -> list[str]:
     "Names of the shipped run profiles, e.g. 'm7c_125m', 'tiny'."
     return sorted(p.stem for p in config_dir().glob('*.yaml'))
 
+# %% ../nbs/00_config.ipynb #96196fdf
 def config_path(name_or_path) -> Path:
     "A YAML file as given when it exists, else the shipped profile it names: 'm7c_125m', 'configs/m7c_125m.yaml', ..."
     p = Path(name_or_path)
@@ -411,6 +417,7 @@ def load_config(path:str|Path|None=None,   # YAML file or shipped profile name (
         raise ConfigError([f"{path}: the top level must be a mapping of sections {list(_SECTIONS)}"])
     return config_from_dict(raw, overrides, str(path), validate)
 
+# %% ../nbs/00_config.ipynb #66597075
 def named_config(name:str,                  # a shipped profile: one of `config_names()`
                  overrides:list[str]=(),    # 'section.field=value' strings
                 ) -> RunConfig:

@@ -37,7 +37,9 @@ class ByteTokenizer:
         ids = [int(i) for i in ids]
         parts, cur = [], []
         for i in ids:
-            if i == self.eot: parts.append(bytes(cur).decode('utf-8', errors='replace')); cur = []
+            if i == self.eot:
+                parts.append(bytes(cur).decode('utf-8', errors='replace'))
+                cur = []
             else: cur.append(i)
         parts.append(bytes(cur).decode('utf-8', errors='replace'))
         return '<|endoftext|>'.join(parts)
@@ -52,6 +54,7 @@ def _tiktoken_cache_dir() -> Path:
     d = os.environ.get('TIKTOKEN_CACHE_DIR', os.environ.get('DATA_GYM_CACHE_DIR'))
     return Path(d) if d else Path(tempfile.gettempdir()) / 'data-gym-cache'
 
+# %% ../nbs/08_data.ipynb #001085f8
 def _can_connect(url:str, timeout:float=3.0) -> bool:
     "Whether a TCP connection to the host of `url` opens within `timeout` s, DNS included (a hung resolver: no)."
     u, ok = urlparse(url), []
@@ -60,7 +63,9 @@ def _can_connect(url:str, timeout:float=3.0) -> bool:
             port = u.port or (443 if u.scheme == 'https' else 80)
             with socket.create_connection((u.hostname, port), timeout=timeout): ok.append(True)
         except OSError: pass
-    t = threading.Thread(target=probe, daemon=True); t.start(); t.join(timeout)   # getaddrinfo ignores socket timeouts
+    t = threading.Thread(target=probe, daemon=True)   # getaddrinfo ignores socket timeouts
+    t.start()
+    t.join(timeout)
     return bool(ok)
 
 # %% ../nbs/08_data.ipynb #da1f96bd
@@ -102,6 +107,7 @@ def stdlib_files() -> list[Path]:
     root = Path(sysconfig.get_paths()['stdlib'])
     return sorted(p for p in root.rglob('*.py') if not _STDLIB_SKIP & set(p.relative_to(root).parts[:-1]))
 
+# %% ../nbs/08_data.ipynb #6577de42
 def stdlib_documents(max_docs:int=0) -> list[str]:
     "Texts of the standard library's sources, one document per file."
     files = stdlib_files()
@@ -137,6 +143,7 @@ def not_text_field(f:Path, where, value, text_field:str) -> str:
     return (f"{f}:{where}: field {text_field!r} holds {type(value).__name__}, not text; fix or remove that document, "
             f"or set data.text_field")
 
+# %% ../nbs/08_data.ipynb #e833ed44
 def _jsonl_text(f:Path, n:int, line:str, text_field:str) -> str:
     "The text of line `n` of the .jsonl file `f`; `DataUnavailable` saying what to fix where it has none."
     try: rec = json.loads(line)
@@ -148,8 +155,11 @@ def _jsonl_text(f:Path, n:int, line:str, text_field:str) -> str:
     if not isinstance(rec[text_field], str): raise DataUnavailable(not_text_field(f, n, rec[text_field], text_field))
     return rec[text_field]
 
+# %% ../nbs/08_data.ipynb #9c5b96c2
 def _read_file(f:Path, text_field:str):
-    if f.suffix == '.txt': yield f.read_text(encoding='utf-8', errors='replace'); return
+    if f.suffix == '.txt':
+        yield f.read_text(encoding='utf-8', errors='replace')
+        return
     if f.suffix == '.jsonl':
         with open(f, encoding='utf-8', errors='replace') as fh:
             yield from (_jsonl_text(f, n, line, text_field) for n, line in enumerate(fh, 1) if line.strip())
@@ -166,6 +176,7 @@ def _read_file(f:Path, text_field:str):
         if not isinstance(v, str): raise DataUnavailable(not_text_field(f, f"row {n}", v, text_field))
         yield v
 
+# %% ../nbs/08_data.ipynb #d1056b12
 def local_documents(path:str, text_field:str='text', max_docs:int=0) -> list[str]:
     "Documents of the local files named by `path` (see `local_files`)."
     out = []
@@ -199,10 +210,13 @@ def _check_sample(f:Path, b:bytes, text_field:str) -> tuple[list[str], list[str]
     for n, line in enumerate(b.splitlines(), 1):
         if not line.strip(): continue
         try: _jsonl_text(f, n, line.decode('utf-8', errors='replace'), text_field)   # as the run will read it
-        except DataUnavailable as e: p.append(str(e)); break
+        except DataUnavailable as e:
+            p.append(str(e))
+            break
         docs += 1
     return p, w, docs
 
+# %% ../nbs/08_data.ipynb #82c0cc14
 def local_check(path:str, text_field:str='text', max_docs:int=0,
                 sample_bytes:int=1 << 20,   # bytes read from the start of each sampled file
                 max_files:int=32,           # files sampled (the rest are counted, not read)
@@ -224,7 +238,9 @@ def local_check(path:str, text_field:str='text', max_docs:int=0,
                 n += pq.ParquetFile(f).metadata.num_rows
             except Exception as e: p.append(f"data.path: {f} cannot be read as parquet ({type(e).__name__}: {e})")
             continue
-        if i >= max_files: n += f.suffix == '.txt'; continue
+        if i >= max_files:
+            n += f.suffix == '.txt'
+            continue
         with open(f, 'rb') as fh: b = fh.read(sample_bytes + 1)
         if len(b) > sample_bytes: b = b[:b.rfind(b'\n', 0, sample_bytes) + 1] or b[:sample_bytes]   # whole lines only
         fp, fw, docs = _check_sample(f, b, text_field)
@@ -238,6 +254,7 @@ def _fineweb_help(dc:DataConfig) -> str:
             f"machine with network: huggingface-cli download {dc.hf_path} --repo-type dataset --include "
             f"'sample/10BT/000_00000.parquet' --local-dir DIR")
 
+# %% ../nbs/08_data.ipynb #c6a9c734
 def fineweb_open(dc:DataConfig, timeout:float=3.0):
     "Check that FineWeb-Edu can be streamed here (fast); return `open_docs(start)`: the texts from document `start` on."
     why = []
@@ -256,6 +273,7 @@ def fineweb_open(dc:DataConfig, timeout:float=3.0):
                                   + "; ".join(why) + ". " + _fineweb_help(dc))
     return hf_stream_opener(dc.hf_path, dc.hf_name or None, dc.hf_split, dc.text_field)
 
+# %% ../nbs/08_data.ipynb #cddfad9c
 def hf_stream_opener(path:str, name:str|None=None, split:str='train', text_field:str='text', **kwargs):
     "`open_docs(start)`: the texts of a `datasets` stream from document `start` on (kwargs go to `load_dataset`)."
     def open_docs(start:int=0):
@@ -272,6 +290,7 @@ def pack_documents(docs:list[np.ndarray], eot:int) -> np.ndarray:
     dt = np.uint16 if eot < 2**16 and all(len(d) == 0 or int(np.max(d)) < 2**16 for d in docs) else np.int64
     return np.concatenate([x for d in docs for x in (np.asarray(d, dtype=dt), np.array([eot], dtype=dt))])
 
+# %% ../nbs/08_data.ipynb #189f68b6
 class TokenChunks:
     "A token stream as `len(self)` chunks of `seq_len + 1` tokens: item i is `stream[i*(L+1) : (i+1)*(L+1)]`."
     def __init__(self, stream:np.ndarray, seq_len:int):
@@ -301,7 +320,9 @@ def sample_doc_cu_seqlens(B:int, T:int, median:float=FINEWEB_EDU_DOC_TOKENS[0], 
     starts = []
     for b in range(B):
         t = 0
-        while t < T: starts.append(b * T + t); t += max(1, int(rng.lognormal(np.log(median), sigma)))
+        while t < T:
+            starts.append(b * T + t)
+            t += max(1, int(rng.lognormal(np.log(median), sigma)))
     return torch.tensor(starts + [B * T] * (B * T + 1 - len(starts)), dtype=torch.int32)
 
 
@@ -378,6 +399,7 @@ def check_holds_a_batch(n_chunks:int, batch_size:int):
         raise DataUnavailable(f"the training split has {n_chunks} chunks of train.seq_len+1 tokens, fewer than "
                               f"train.batch_size={batch_size}: add data, or lower train.batch_size or train.seq_len")
 
+# %% ../nbs/08_data.ipynb #5806aad6
 class RankBatches:
     """One rank's micro-batches `(x, y)`, each `[micro_bs, seq_len]` int64, with `eot` `(x, y, cu_seqlens)`; equally many
     on every rank; resumable."""
@@ -410,6 +432,7 @@ def with_docs(c:torch.Tensor, eot:int|None=None) -> tuple:
     x, y = c[:, :-1], c[:, 1:]
     return (x, y) if eot is None else (x, y, doc_cu_seqlens(x, eot))
 
+# %% ../nbs/08_data.ipynb #212fdb4c
 @patch
 def __iter__(self:RankBatches): return self
 
@@ -423,12 +446,14 @@ def __next__(self:RankBatches):
         if self.finite and self.step == self.steps_per_epoch: self.epoch, self.step = self.epoch + 1, 0
     return with_docs(c, self.eot)                                           # x, y: [micro_bs, seq_len]
 
+# %% ../nbs/08_data.ipynb #2d442181
 @patch
 def state_dict(self:RankBatches) -> dict:
     d = dict(epoch=self.epoch, step=self.step, micro=self.micro, batch_size=self.B, accum=self.accum)
     if self.stream: d['stream'] = self.source.state_dict()
     return d
 
+# %% ../nbs/08_data.ipynb #64056e73
 @patch
 def load_state_dict(self:RankBatches, d:dict):
     # a step's samples depend on the global batch alone, not on its split over ranks and micro-steps
@@ -456,11 +481,13 @@ def too_few_docs(dc:DataConfig, n:int) -> str:
             f"holds out whole documents and needs at least 2 (a .txt file is one document, a .jsonl line one): add "
             f"documents, or set train.eval_every=0 to train without validation")
 
+# %% ../nbs/08_data.ipynb #e4fa2502
 def _split_docs(docs:list[str], frac:float, seed:int):
     order = np.random.default_rng(seed).permutation(len(docs))
     n_val = 0 if frac <= 0 or len(docs) < 2 else max(1, round(frac * len(docs)))
     return [docs[i] for i in order[n_val:]], [docs[i] for i in order[:n_val]]
 
+# %% ../nbs/08_data.ipynb #f20ddb3d
 def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks, TokenChunks, dict]:
     "Training and validation chunks (`seq_len + 1` tokens; None: train.seq_len) of a stdlib/local run, and their sizes."
     # documents shuffled once with data.split_seed (-1: train.seed), data.val_fraction of them held out, each split packed
@@ -473,12 +500,14 @@ def text_splits(cfg:RunConfig, tok, seq_len:int|None=None) -> tuple[TokenChunks,
     return tr, va, dict(docs=len(docs), train_docs=len(tr_docs), val_docs=len(va_docs), train_tokens=len(tr.stream),
                         val_tokens=len(va.stream), train_chunks=len(tr))
 
+# %% ../nbs/08_data.ipynb #e7a3d7a3
 def check_val_holds(n_have:int, micro_bs:int, world:int):
     "Raise `DataUnavailable` when a validation split of `n_have` chunks cannot give every rank one micro-batch."
     if n_have < micro_bs * world:
         raise DataUnavailable(f"the validation split has {n_have} chunks, fewer than one batch of {micro_bs * world}: "
                               f"raise data.val_fraction, lower train.seq_len, or set train.eval_every=0")
 
+# %% ../nbs/08_data.ipynb #457dff13
 def _val_batches(source, tc:TrainConfig, micro_bs:int, rank:int, world:int,
                  n_have:int|None=None,   # distinct chunks behind an unbounded source (a task's: its text's)
                  eot:int|None=None) -> list:   # data.doc_mask: batches with their cu_seqlens
@@ -521,7 +550,8 @@ def build_data(cfg:RunConfig, rank:int=0, world_size:int=1, tokenizer=None,
         head = StreamChunks(open_docs, tok, L, 0, 1, batch_docs=1)
         vals = []
         while len(vals) < need:                            # the first documents make the validation split
-            vals.append(head.next_chunks(1)[0]); n_val_docs = head.doc
+            vals.append(head.next_chunks(1)[0])
+            n_val_docs = head.doc
         train = StreamChunks(open_docs, tok, L, rank, world_size, start=n_val_docs)
         info = dict(stream=f"{dc.hf_path}/{dc.hf_name}", val_docs=n_val_docs)
         return Data(rb(train), val(vals) if need else [], tok, info)

@@ -44,6 +44,7 @@ def _sdpa_gqa(q, k, v, mask=None):
         G = q.shape[1] // k.shape[1]
         return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), **kw)
 
+# %% ../nbs/07_model.ipynb #e12ea663
 def doc_causal_mask(docs:Docs) -> torch.Tensor:
     """SDPA's boolean mask `[B, 1, T, T]` of packed documents (True: key s <= t of query t's document): one `[T, T]` per
     row, the dense baseline's path on a CPU and its reference."""
@@ -111,6 +112,7 @@ class GQAttention(nn.Module):
     # `q [B, T, HQ, K]`, `k [B, T, H, K]`, `v [B, T, H, V]` -> `[B, T, HQ, V]`; `docs` packed documents or None
     def attend(self, q, k, v, docs=None): raise NotImplementedError
 
+# %% ../nbs/07_model.ipynb #da68d18a
 class DenseAttention(GQAttention):
     "Causal GQA attention through SDPA: `x [B, T, dim]` -> `[B, T, dim]`."
     def attend(self, q, k, v, docs=None):
@@ -144,6 +146,7 @@ def swiglu_hidden(dim:int, mlp_ratio:float) -> int:
     "Hidden width of the SwiGLU MLP: 2/3 of mlp_ratio*dim, rounded up to a multiple of 64."
     return 64 * math.ceil(2 * mlp_ratio * dim / 3 / 64)
 
+# %% ../nbs/07_model.ipynb #ab1f4aeb
 class SwiGLU(nn.Module):
     def __init__(self, dim:int, hidden:int):
         super().__init__()
@@ -165,6 +168,7 @@ def make_attention(mc:ModelConfig, nsa:NSAConfig) -> nn.Module:
         return WindowAttention(mc.dim, mc.n_heads, mc.n_kv_groups, mc.d_k, mc.d_v, nsa.w, mc.backend, mc.rope_base)
     raise ValueError(f"model.attn={mc.attn!r}: must be 'nsa', 'dense' or 'window'")
 
+# %% ../nbs/07_model.ipynb #6fd91e7c
 class Block(nn.Module):
     "Pre-norm transformer block: `x + attn(norm(x))`, then `x + mlp(norm(x))`."
     def __init__(self, mc:ModelConfig, nsa:NSAConfig):
@@ -182,7 +186,9 @@ class Block(nn.Module):
         if not isinstance(self.attn, NSAttention): return self(x, cu_seqlens), None
         stats = []
         def attn(h):                                                                  # the layer's output; keeps its stats
-            a, _, s = self.attn.forward_stats(h, cu_seqlens); stats.append(s); return a
+            a, _, s = self.attn.forward_stats(h, cu_seqlens)
+            stats.append(s)
+            return a
         return self.residual(x, attn, self.mlp), stats[0]
 
 # %% ../nbs/07_model.ipynb #0be92b96
@@ -245,6 +251,7 @@ class LMHeadLoss(torch.autograd.Function):
         dh, dw = ctx.saved_tensors
         return dh * g, dw * g, None, None, None
 
+# %% ../nbs/07_model.ipynb #8c33a6be
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
                  w:torch.Tensor,      # [vocab, dim] the head's weight
                  y:torch.Tensor,      # [N] targets, -100: ignored
@@ -263,6 +270,7 @@ def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
     self.gradient_checkpointing = on
     return self
 
+# %% ../nbs/07_model.ipynb #a226cabd
 @patch
 def _check_idx(self:TransformerLM, idx):
     "A `ValueError`/`TypeError` naming the fix for token ids that `forward` cannot take."
@@ -281,6 +289,7 @@ def _check_idx(self:TransformerLM, idx):
         raise ValueError(f"token ids must be in [0, {V - 1}] (model.vocab_size={V}), got ids from {lo} to {hi}: encode "
                          "with the model's tokenizer, or build the model with a larger model.vocab_size")
 
+# %% ../nbs/07_model.ipynb #237bb825
 @patch
 def hidden(self:TransformerLM, idx:torch.Tensor,
            cu_seqlens:torch.Tensor|None=None,   # int32 [N+1] offsets of packed documents in the B*T tokens (notebook 01)
@@ -290,11 +299,14 @@ def hidden(self:TransformerLM, idx:torch.Tensor,
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
     for blk in self.blocks:
-        if not ckpt: x = blk(x, cu_seqlens); continue
+        if not ckpt:
+            x = blk(x, cu_seqlens)
+            continue
         x, stats = checkpoint(blk.forward_stats, x, cu_seqlens, use_reentrant=False)
         if stats is not None and blk.attn.track_stats: blk.attn._last = stats
     return self.norm(x)
 
+# %% ../nbs/07_model.ipynb #c6622dc3
 @patch
 def forward(self:TransformerLM, idx:torch.Tensor, targets:torch.Tensor|None=None,
             cu_seqlens:torch.Tensor|None=None) -> torch.Tensor:   # packed documents, as `hidden`
@@ -316,10 +328,12 @@ def num_params(self:TransformerLM, non_embedding:bool=False) -> int:
 @contextlib.contextmanager
 def evaluating(model:nn.Module):
     "`model` in eval mode inside the block; its own mode again after."
-    was = model.training; model.eval()
+    was = model.training
+    model.eval()
     try: yield model
     finally: model.train(was)
 
+# %% ../nbs/07_model.ipynb #3ea89894
 def sample_next(logits:torch.Tensor, temperature:float=0.0, top_k:int|None=None, generator=None) -> torch.Tensor:
     """Next tokens `[B, 1]` from `logits [B, vocab]`: argmax at temperature 0, else sampled from softmax(logits /
     temperature), optionally among the top_k."""
@@ -365,6 +379,7 @@ def generate(self:TransformerLM,
         from nsa_nb.cache import generate_cached
         return generate_cached(self, idx, max_new_tokens, sample, context, graph, compile)
 
+# %% ../nbs/07_model.ipynb #3d4f7bc8
 @patch
 def generate_full(self:TransformerLM, idx, n:int, sample, context:int|None=None) -> torch.Tensor:
     "`n` tokens after `idx [B, T0]`, re-running the forward over the sequence (its last `context` tokens) for each."
@@ -377,6 +392,7 @@ def has_decode_cache(self:TransformerLM) -> bool:
     "Every layer has a decode cache (notebook 11): NSA and dense layers do, the window-only baseline does not."
     return all(isinstance(b.attn, (NSAttention, DenseAttention)) for b in self.blocks)
 
+# %% ../nbs/07_model.ipynb #f5ee5481
 @patch
 def prefill(self:TransformerLM, idx:torch.Tensor, *args, **kwargs):
     """The prompt `idx [B, T]` through the model, filling a new decode cache: `(logits, DecodeCache)`.
@@ -384,6 +400,7 @@ def prefill(self:TransformerLM, idx:torch.Tensor, *args, **kwargs):
     from nsa_nb.cache import prefill
     return prefill(self, idx, *args, **kwargs)
 
+# %% ../nbs/07_model.ipynb #a72e3172
 @patch
 def decode_step(self:TransformerLM, next_idx:torch.Tensor, cache):
     """One token per sequence, `next_idx [B, 1]`: `(logits [B, 1, vocab], cache)`, the cache one longer;
@@ -391,6 +408,7 @@ def decode_step(self:TransformerLM, next_idx:torch.Tensor, cache):
     from nsa_nb.cache import decode_step
     return decode_step(self, next_idx, cache)
 
+# %% ../nbs/07_model.ipynb #8fc3e149
 @patch
 def new_cache(self:TransformerLM, B:int, max_len:int, *args, **kwargs):
     "An empty `DecodeCache` for `B` sequences of up to `max_len` tokens; `nsa_nb.cache.new_cache`."
@@ -402,6 +420,7 @@ def window_keys_per_query(T:int, w:int) -> float:
     "Mean keys a query reads over positions t < T in a window of `w`: min(t + 1, w)."
     return (torch.arange(1, T + 1, dtype=torch.float64).clamp(max=w)).mean().item()
 
+# %% ../nbs/07_model.ipynb #e24856f5
 def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     "Mean keys a query reads over positions t < T in NSA: compressed blocks + selected tokens + window."
     t = torch.arange(T, dtype=torch.float64)
@@ -409,6 +428,7 @@ def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
     sel = (t + 1).clamp(max=cfg.n_sel * cfg.l_sel)
     return (n_cmp + sel).mean().item() + window_keys_per_query(T, cfg.w)
 
+# %% ../nbs/07_model.ipynb #2d63d5ad
 @patch
 def flops_per_token(self:TransformerLM, seq_len:int) -> float:
     "Training FLOPs (forward + backward) per token at `seq_len`: 6 x matmul weights + attention."

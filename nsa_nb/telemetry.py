@@ -27,17 +27,20 @@ def _rss_bytes() -> tuple[int, int]:
     except (OSError, ValueError, IndexError): cur = peak
     return cur, peak
 
+# %% ../nbs/09b_telemetry.ipynb #2191ff34
 def memory_stats(device:torch.device) -> dict:
     "Memory now, in MiB and GiB (field names say which): CUDA allocator on a GPU, process RSS on a CPU."
     if device.type == 'cuda':
         raw = dict(mem_alloc=torch.cuda.memory_allocated(device), mem_reserved=torch.cuda.memory_reserved(device),
                    mem_peak=torch.cuda.max_memory_allocated(device))
     else:
-        cur, peak = _rss_bytes(); raw = dict(rss=cur, rss_peak=peak)
+        cur, peak = _rss_bytes()
+        raw = dict(rss=cur, rss_peak=peak)
     out = {}
     for k, v in raw.items(): out[f'{k}_mib'], out[f'{k}_gib'] = round(v / MiB, 1), round(v / GiB, 3)
     return out
 
+# %% ../nbs/09b_telemetry.ipynb #24410ad4
 def memory_brief(m:dict) -> str:
     "One phrase for the log line."
     if 'mem_alloc_gib' in m:
@@ -120,7 +123,7 @@ _ENV_PREFIXES = ('NSA_', 'CUDA_', 'NCCL_', 'PYTORCH_', 'TORCH_', 'OMP_', 'HF_', 
                  'LOCAL_RANK', 'MASTER_')
 
 def env_info(device:torch.device,
-             env,              # this process's place in the job: `rank` and `world_size` (`nsa_nb.train.DistEnv`)
+             env,              # this process's place in the job: `rank` and `world_size` (`nsa_nb.preflight.DistEnv`)
             ) -> dict:
     "What ran: host, versions, devices, relevant environment variables."
     info = dict(time=time.strftime('%Y-%m-%dT%H:%M:%S%z'), host=socket.gethostname(), argv=sys.argv,
@@ -129,7 +132,8 @@ def env_info(device:torch.device,
                 device=str(device), rank=env.rank, world_size=env.world_size, threads=torch.get_num_threads(),
                 env={k: v for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES)})
     try:
-        import triton; info['triton'] = triton.__version__
+        import triton
+        info['triton'] = triton.__version__
     except ImportError: info['triton'] = None
     if device.type == 'cuda':
         p = torch.cuda.get_device_properties(device)
@@ -138,6 +142,7 @@ def env_info(device:torch.device,
                     cudnn=torch.backends.cudnn.version())
     return info
 
+# %% ../nbs/09b_telemetry.ipynb #30dc63a2
 def dtypes_report(model:nn.Module, precision:str) -> str:
     "Parameter and buffer dtypes: totals, then one line per tensor."
     lines, totals = [], {}
@@ -150,6 +155,7 @@ def dtypes_report(model:nn.Module, precision:str) -> str:
     head += [f"{kind}s in {dt}: {n:,} elements" for (kind, dt), n in sorted(totals.items())]
     return '\n'.join(head + [''] + lines) + '\n'
 
+# %% ../nbs/09b_telemetry.ipynb #e2d18466
 def mem_dump(out_dir, tag:str, device:torch.device):
     "`mem_<tag>.txt` (allocator summary) and `mem_<tag>.json` (statistics; MiB/GiB fields labelled)."
     out = Path(out_dir)
@@ -176,9 +182,13 @@ class Watchdog:
         "The watchdog thread: at an armed deadline, dump every thread's stack once, holding the GIL (no stack changes)."
         with self.cv:
             while self.f is not None:
-                if self.deadline is None: self.cv.wait(); continue
+                if self.deadline is None:
+                    self.cv.wait()
+                    continue
                 left = self.deadline - time.monotonic()
-                if left > 0: self.cv.wait(left); continue
+                if left > 0:
+                    self.cv.wait(left)
+                    continue
                 self.f.write(f"Timeout ({self.timeout} s): {self.what} is still running; every thread's stack:\n")
                 self.f.flush()
                 faulthandler.dump_traceback(self.f, all_threads=True)
@@ -192,11 +202,15 @@ class Watchdog:
             self.thread = threading.Thread(target=self._dump_when_due, name='nsa-watchdog', daemon=True)
             self.thread.start()
         size, t0 = self.f.tell(), time.time()
-        with self.cv: self.deadline, self.what = time.monotonic() + self.timeout, what; self.cv.notify()
+        with self.cv:
+            self.deadline, self.what = time.monotonic() + self.timeout, what
+            self.cv.notify()
         faulthandler.dump_traceback_later(self.timeout + WATCHDOG_FALLBACK_S, repeat=False, file=self.f, exit=False)
         try: yield
         finally:
-            with self.cv: self.deadline = None; self.cv.notify()
+            with self.cv:
+                self.deadline = None
+                self.cv.notify()
             faulthandler.cancel_dump_traceback_later()
             self.f.seek(0, os.SEEK_END)
             self.fired = self.f.tell() > size
@@ -206,7 +220,9 @@ class Watchdog:
 
     def close(self):
         if self.f is not None:
-            with self.cv: f, self.f = self.f, None; self.cv.notify()   # the watchdog thread ends
+            with self.cv:   # the watchdog thread ends
+                f, self.f = self.f, None
+                self.cv.notify()
             self.thread.join()
             f.close()
             if self.path.stat().st_size == 0: self.path.unlink()
