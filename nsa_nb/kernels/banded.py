@@ -31,6 +31,7 @@ def _n_seen(t, S, ps, po):
     "How many of the S keys sit at or before query t: pi(s) = s*ps + po <= t."
     return tl.minimum(tl.where(t >= po, (t - po) // ps + 1, 0), S)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #1405ad74
 @triton.jit
 def _band(pos, r_t, w, WINDOW: tl.constexpr):
     "`[M, N]`: row token `r_t` sees the key at `pos` (pos <= t; in a window also t - w < pos)."
@@ -38,6 +39,7 @@ def _band(pos, r_t, w, WINDOW: tl.constexpr):
     if WINDOW: m = m & (pos[None, :] > r_t[:, None] - w)
     return m
 
+# %% ../../nbs/06a_kernel_banded.ipynb #cdb58c75
 @triton.jit
 def _key_tiles(t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr):
     """Keys [s_lo, s_hi) that any query in [t0, t_last] may see (pi(s) = s*ps + po, t - w < pi(s) <= t), and within them
@@ -54,6 +56,7 @@ def _key_tiles(t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr)
     k_a = tl.minimum(k_a, nk)
     return s_lo, s_lo + k_a * BN, s_lo + tl.minimum(tl.maximum(k_b, k_a), nk) * BN, s_hi
 
+# %% ../../nbs/06a_kernel_banded.ipynb #88778a74
 @triton.jit
 def _whole_row_tiles(i_lo, i_hi, s0, S, t_lo, t_hi, ps, po, w, BN: tl.constexpr, BT: tl.constexpr,
                      WINDOW: tl.constexpr):
@@ -75,6 +78,7 @@ def _rows(i_m, T, G: tl.constexpr, BM: tl.constexpr):
     r_t = i_m * BT + o_r // G
     return r_t, o_r % G, (o_r < BT * G) & (r_t < T)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #619f6a99
 @triton.jit
 def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr):
     """What a backward needs of rows `row [M]` (flat b, t, head; `m_r` valid): q, dO, lse in log2 units, delta =
@@ -85,12 +89,14 @@ def _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K: tl.constexpr, V: tl.constexpr, BK:
     return b_q, b_do, tl.load(LSE + row, mask=m_r, other=0.) * LOG2E, tl.load(DELTA + row, mask=m_r,
                                                                                            other=0.)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #3d77c0f5
 @triton.jit
 def load_cols(X, row, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constexpr):
     "Rows `row [M]` of `X [rows, K]`, columns [K0, K0 + BC): `[M, BC]`, zeros past K and where `m_r` is false."
     o_c = K0 + tl.arange(0, BC)
     return tl.load(X + row[:, None] * K + o_c[None, :], mask=m_r[:, None] & (o_c < K)[None, :], other=0.)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #f6c4c758
 @triton.jit
 def store_cols(X, row, b, m_r, K: tl.constexpr, K0: tl.constexpr, BC: tl.constexpr, ACC: tl.constexpr = False):
     """`load_cols`' store: `b [M, BC]` (fp32) into rows `row [M]` of `X [rows, K]`, columns [K0, K0 + BC), in X's dtype,
@@ -107,6 +113,7 @@ def win_key_range(docs:Docs) -> tuple[torch.Tensor, torch.Tensor]:
     t = torch.arange(docs.start.shape[1], device=docs.start.device)
     return docs.start.int().contiguous(), (t + 1).int().expand_as(docs.start).contiguous()
 
+# %% ../../nbs/06a_kernel_banded.ipynb #4465d6a9
 def cmp_key_range(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
     """The compressed branch's keys in packed documents (`cmp_slots`' slots): query t sees the slots `lo = f_t <= i < hi
     = f_t + n_cmp_blocks(t - s_t + 1, l, d)` (int32 `[B, T]` each; lo = hi: no block yet)."""
@@ -115,7 +122,6 @@ def cmp_key_range(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
     L = torch.arange(docs.start.shape[1], device=first.device) - docs.start + 1    # [B, T] tokens t - s_t + 1
     return first.int().contiguous(), (first + torch.where(L >= l, (L - l) // d + 1, 0)).int().contiguous()
 
-
 # %% ../../nbs/06a_kernel_banded.ipynb #7faff313
 @triton.jit
 def _doc_rows(LO, HI, i_b, T, r_t, m_r):
@@ -123,11 +129,13 @@ def _doc_rows(LO, HI, i_b, T, r_t, m_r):
     p = i_b * T + r_t
     return tl.load(LO + p, mask=m_r, other=0), tl.load(HI + p, mask=m_r, other=0)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #cf9a7dec
 @triton.jit
 def _in_doc(o_s, r_lo, r_hi):
     "`[M, N]`: key `o_s [N]` lies in its row's range [lo, hi)."
     return (o_s[None, :] >= r_lo[:, None]) & (o_s[None, :] < r_hi[:, None])
 
+# %% ../../nbs/06a_kernel_banded.ipynb #3d695278
 @triton.jit
 def _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN: tl.constexpr):
     """`_key_tiles`' bounds cut to the rows' ranges: from the tile s_lo + k*BN that holds the smallest lo to the largest
@@ -136,7 +144,6 @@ def _doc_key_tiles(s_lo, s_a, s_b, s_hi, r_lo, r_hi, m_r, BN: tl.constexpr):
     s_hi = tl.minimum(s_hi, k_hi)
     s_lo = s_lo + tl.maximum(k_lo - s_lo, 0) // BN * BN
     return s_lo, tl.minimum(tl.maximum(s_a, s_lo), s_hi), tl.minimum(tl.maximum(s_b, s_lo), s_hi), s_hi
-
 
 # %% ../../nbs/06a_kernel_banded.ipynb #7a9405ed
 @triton.jit
@@ -175,6 +182,7 @@ def _fwd_step(b_q, b_q2, Kt, Vt, key0, s0, s_hi, r_t, r_lo, r_hi, b_m, b_l, b_ac
     elif DOCS: b_s = tl.where(_in_doc(o_s, r_lo, r_hi), b_s, float('-inf'))       # the band's whole tile: documents
     return online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)   # rows with no key yet stay at m = -inf, l = 0
 
+# %% ../../nbs/06a_kernel_banded.ipynb #06736c81
 @triton.jit
 def _banded_fwd_kernel(Q, Kt, Vt, O, LSE, LO, HI, T, S, scale, ps, po, w,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -229,6 +237,7 @@ class BandedTuning:
     fwd: tuple|None = None        # (BM, BN, num_warps, num_stages) of every forward instead of the rules (sweeps)
     bwd: tuple|None = None        # the same for the backward kernels
 
+# %% ../../nbs/06a_kernel_banded.ipynb #1aa37e97
 SPLIT_FROM = 32 if INTERPRET else 256   # padded head-dim tiles this wide or wider split in two (see below)
 
 def padded(D:int) -> int:
@@ -244,6 +253,7 @@ def head_tiles(D:int) -> tuple[int, int]:
     lo = padded(D - hi) if D > hi else 0
     return (hi, lo) if one >= SPLIT_FROM and hi >= 16 and lo and hi + lo < one else (one, 0)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #cf2bc7da
 def _pad_tiles(G, K, V, BM, BN, nw, ns):
     """(BM, BN, BK, BV, num_warps, num_stages): BM at least G's power of two, BK the first of K's `head_tiles`, BV V
     padded to a power of two >= 16."""
@@ -269,6 +279,7 @@ def _bwd_tiles(G:int, K:int, V:int, tune:BandedTuning|None=None):
         return _pad_tiles(G, K, V, t.rows_wide, BN, 8, ns)
     return _pad_tiles(G, K, V, t.rows_small, BN, 4, ns)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #eb4ce781
 def dot_precision(dtype) -> str:
     "fp32 inputs get exact fp32 products ('ieee'), not TF32; fp16/bf16 ignore it."
     return 'ieee' if dtype == torch.float32 else 'tf32'
@@ -289,6 +300,7 @@ def _key_range(k_range, B:int, T:int, device) -> tuple:
                              f"{list(x.shape)} on {x.device}: make it with cmp_key_range or win_key_range")
     return lo.contiguous(), hi.contiguous()
 
+# %% ../../nbs/06a_kernel_banded.ipynb #059d917b
 def banded_fwd(q, k, v, k_pos:tuple[int, int], w:int|None, scale:float,
                k_range:tuple|None=None,        # (lo, hi) int32 [B, T]: query t sees only keys lo <= i < hi too
                tune:BandedTuning|None=None):   # launch choices; None: the defaults
@@ -339,6 +351,7 @@ def _dkdv_step(i_m, b_k, b_k2, b_v, b_dk, b_dk2, b_dv, Q, DO, LSE, DELTA, LO, HI
     if BK2 > 0: b_dk2 += tl.dot(tl.trans(b_ds.to(b_q2.dtype)), b_q2, input_precision=PREC)
     return b_dk, b_dk2, b_dv
 
+# %% ../../nbs/06a_kernel_banded.ipynb #ea38c464
 @triton.jit
 def _banded_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, DK, DV, LO, HI, T, S, scale, ps, po, w, split,
                             HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -410,6 +423,7 @@ def _dq_step(b_q, b_q2, b_do, b_lse, b_delta, b_dq, b_dq2, Kt, Vt, key0, s0, s_h
     if BK2 > 0: b_dq2 += tl.dot(b_ds.to(b_k2.dtype), b_k2, input_precision=PREC)
     return b_dq, b_dq2
 
+# %% ../../nbs/06a_kernel_banded.ipynb #17412f90
 @triton.jit
 def _banded_bwd_dq_kernel(Q, Kt, Vt, DO, LSE, DELTA, DQ, LO, HI, T, S, scale, ps, po, w,
                           HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -456,6 +470,7 @@ def _row_dot_kernel(O, DO, DELTA, n_rows, V: tl.constexpr, BR: tl.constexpr, BV:
     b_od = tl.load(O + off, mask=m, other=0.).to(tl.float32) * tl.load(DO + off, mask=m, other=0.).to(tl.float32)
     tl.store(DELTA + o_r, tl.sum(b_od, 1), mask=o_r < n_rows)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #959a61a1
 def row_dot(o:torch.Tensor, do:torch.Tensor) -> torch.Tensor:
     "`delta [B, T, HQ]` fp32 = rowsum(o * dO) of `o, do [B, T, HQ, V]`, products and sum in fp32, in one pass."
     o, do = o.contiguous(), do.contiguous()
@@ -478,6 +493,7 @@ def _dkdv_split(T:int, n_tiles:int, BT:int, device, tune:BandedTuning|None=None)
     n_sp = max(triton.cdiv(T, split), min(want, triton.cdiv(T, t.dkdv_min_split)))
     return min(T, triton.cdiv(triton.cdiv(T, n_sp), BT) * BT)                    # whole row tiles per program
 
+# %% ../../nbs/06a_kernel_banded.ipynb #9c947469
 def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
                delta=None,   # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
                dq=None,      # [B, T, HQ, K] contiguous: another branch's dq, to which this one's is added; None: new
@@ -506,7 +522,9 @@ def banded_bwd(q, k, v, o, lse, do, k_pos, w, scale,
     pv = torch.empty(n_sp, *v.shape, device=v.device, dtype=torch.float32) if part else dv
     _banded_bwd_dkdv_kernel[(triton.cdiv(S, BN), n_sp, B * H)](q, k, v, do, lse, delta, pk, pv, *args, split, **meta,
                                                                PARTIAL=part)
-    if part: dk.copy_(pk.sum(0)); dv.copy_(pv.sum(0))
+    if part:
+        dk.copy_(pk.sum(0))
+        dv.copy_(pv.sum(0))
     _banded_bwd_dq_kernel[(triton.cdiv(T, BM // G), B * H)](q, k, v, do, lse, delta, dq, *args, **meta, ACC=acc)
     return dq, dk, dv
 
@@ -522,6 +540,7 @@ def _(q, k, v, k_pos, w, scale, k_lo=None, k_hi=None):
     B, T, HQ, _ = q.shape
     return q.new_empty(B, T, HQ, v.shape[-1]), q.new_empty(B, T, HQ, dtype=torch.float32)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #79e40c1d
 @torch.library.custom_op('nsa_nb::banded_bwd', mutates_args=())
 def _banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, o:torch.Tensor, lse:torch.Tensor,
                   k_pos:list[int], w:int, scale:float, k_lo:torch.Tensor|None=None,
@@ -533,6 +552,7 @@ def _banded_bwd_op(do:torch.Tensor, q:torch.Tensor, k:torch.Tensor, v:torch.Tens
 @_banded_bwd_op.register_fake
 def _(do, q, k, v, *_): return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #e9c65806
 def _banded_setup(ctx, inputs, output):
     q, k, v, ctx.k_pos, ctx.w, ctx.scale, k_lo, k_hi = inputs
     ctx.save_for_backward(q, k, v, *output, k_lo, k_hi)
@@ -558,6 +578,7 @@ def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
                                          *(k_range or (None, None)))
     return o, lse.detach()                                             # (no gradient flows through the lse)
 
+# %% ../../nbs/06a_kernel_banded.ipynb #2fbc173a
 def compressed_attention_triton(q, k_cmp, v_cmp, l:int, d:int, scale=None,
                                 docs:Docs|None=None):   # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
     "Compressed branch: block i sits at its last token i*d + l - 1; with `docs`, its document's blocks only."

@@ -13,7 +13,7 @@ import triton.language as tl
 from ..config import NSAConfig
 from ..reference import Docs
 from ..compression import cmp_slots
-from .banded import (INTERPRET, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
+from .banded import (INTERPRET, LOG2E, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
                                    compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles, padded,
                                    cmp_key_range, win_key_range)
 from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
@@ -30,6 +30,7 @@ def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
     r = o_s + LU - 1 - m * SU
     return tl.where((r >= 0) & (r <= SU + LU - 2), tl.minimum(r + 1, SU) - tl.maximum(r + 1 - LU, 0), 0).to(tl.float32)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #4ebde568
 @triton.jit
 def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
                  qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, SU: tl.constexpr,
@@ -67,6 +68,7 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, r_t, m_t, cur, i_b, i_h
     tl.store(p_row + o_j[None, :], b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
     return spill
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #6e23b5a8
 @triton.jit
 def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
                  n_init, n_local, qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
@@ -98,6 +100,7 @@ def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t,
             spill = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, r_t - s, m_d, cur, 0, i_h, N - f, n_slc, l,
                                  d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #342b46df
 @triton.jit
 def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
@@ -115,11 +118,11 @@ def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, Tc, scal
     b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
     if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                          # [BT*GP, BK2]: columns [BK, K)
     else: b_q2 = b_q                                                                # (not read)
-    b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * 1.4426950408889634, float('inf'))
+    b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * LOG2E, float('inf'))
     o_t = t0 + tl.arange(0, BT)
     m_t = o_t < tl.minimum(t_start + Tc, T)
     p_row = SC + (i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc       # [BT, 1] rows of SC [B*H, Tc, n_slc]
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     if DOCS:
         _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
                      n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC)
@@ -183,6 +186,7 @@ class ScoresTuning:
     topn_rows: int|None = None       # top-n's rows per program instead of ~1k scores a program (sweeps)
     topn_warps: int|None = None      # top-n's warps instead of the rule (sweeps)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #d7f58138
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each written up to its own block
                 idx:torch.Tensor,  # [B, T, H, n_sel] int32, written for queries t0..t0+tc-1
                 t0:int, tc:int, cfg:NSAConfig, tune:ScoresTuning|None=None,
@@ -260,6 +264,7 @@ def tensors_unsupported(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor) -> str|N
     if G > 64: return f"{G} query heads per group (the kernels take up to 64)"
     return None
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #3ac58fb4
 def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     "Why the Triton path cannot take this call, or None."
     if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1):
@@ -279,6 +284,7 @@ def _combine_fwd_kernel(G, OC, OS, OW, O, n_rows, V: tl.constexpr, BR: tl.conste
                      tl.load(OS + off, mask=m, other=0.), tl.load(OW + off, mask=m, other=0.))
     tl.store(O + off, b_o.to(O.dtype.element_ty), mask=m)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #1d974747
 @triton.jit
 def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, LF_i, b_do, o_r, off, m_r, m, FOLD: tl.constexpr):
     """Branch i's gradients: `g`, `dg` point at gate i of each row; dO_i = g_i dO, or with `FOLD` (not written) the gate
@@ -293,6 +299,7 @@ def _combine_bwd_branch(g, dg, O_i, DO_i, DELTA_i, LSE_i, LF_i, b_do, o_r, off, 
         tl.store(LF_i + o_r, tl.load(LSE_i + o_r, mask=m_r, other=0.) - tl.log(g_i), mask=m_r)
     else: tl.store(DO_i + off, (g_i[:, None] * b_do).to(DO_i.dtype.element_ty), mask=m)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #94af6c21
 @triton.jit
 def _combine_bwd_kernel(G, OC, OS, OW, DO, DG, DOC, DOS, DOW, DELTA, LC, LS, LW, LF, n_rows, V: tl.constexpr,
                         BR: tl.constexpr, BV: tl.constexpr, FOLD: tl.constexpr):
@@ -319,6 +326,7 @@ def combine_fwd(g, o_c, o_s, o_w):
     _combine_fwd_kernel[grid](g, o_c, o_s, o_w, o, g.numel() // 3, **meta)
     return o
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #3865c30d
 def combine_bwd(g, o_c, o_s, o_w, do,
                 lse:tuple|None=None): # three [B, T, HQ] fp32 branch lse, to fold the gates into; None: write do_i
     """Eq. 5's backward: `(dg, do_i)`, the three `do_i = g_i do`; with `lse`, `(dg, delta, lse_f)` instead, the gates
@@ -329,10 +337,11 @@ def combine_bwd(g, o_c, o_s, o_w, do,
     dg = torch.empty_like(g)
     if fold: (delta, lse_f), do_i = torch.empty(2, 3, *g.shape[:-1], device=g.device, dtype=torch.float32), (do,) * 3
     else: do_i, delta, lse_f, lse = tuple(torch.empty_like(o) for o in (o_c, o_s, o_w)), dg, dg, (dg,) * 3
-    # (pointers the kernel
+    # (without FOLD, delta, lse and lse_f are pointers the kernel does not use: any tensor)
     _combine_bwd_kernel[grid](g, o_c, o_s, o_w, do, dg, *do_i, delta, *lse, lse_f, g.numel() // 3, **meta, FOLD=fold)
-    return (dg, delta, lse_f) if fold else (dg, do_i)   # does not use: any tensor)
+    return (dg, delta, lse_f) if fold else (dg, do_i)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #8fd8d366
 class GateCombine(torch.autograd.Function):
     @staticmethod
     def forward(ctx, g, o_c, o_s, o_w):
@@ -360,6 +369,7 @@ def _compress(phi_k, phi_v, k, v, docs:Docs|None):
     "phi of the keys and values, `[B, N, H, K|V]`; with `docs` each document's blocks in `cmp_slots`' slots."
     return (phi_k(k), phi_v(v)) if docs is None else (phi_k(k, docs), phi_v(v, docs))
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #c156e8f0
 def nsa_branches(q, ks, vs, phi_k, phi_v, cfg:NSAConfig, scale:float|None=None,
                  docs:Docs|None=None):   # packed documents: each token sees its own in every branch
     """Triton NSA branches: `(o_cmp, o_sel, o_win)` each `[B, T, HQ, V]`, and selected blocks `[B, T, H, n_sel]`; same
@@ -388,6 +398,7 @@ def _doc_ranges(docs:Docs|None, cfg:NSAConfig) -> tuple:
     if docs is None: return None, None, None
     return cmp_key_range(docs, cfg.l, cfg.d), win_key_range(docs), docs.start.int().contiguous()
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #3e8455aa
 @torch.library.custom_op('nsa_nb::nsa_fwd', mutates_args=())
 def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             blocks:list[int], scale:float, branch_grads:bool,
@@ -457,6 +468,7 @@ def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                               
 
 torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #aa3d3121
 def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          ks:tuple, vs:tuple, # keys, values for (cmp, sel, win): [B, T, H, K|V] each
                          phi_k, phi_v,       # compressors (PyTorch modules, outside the node)

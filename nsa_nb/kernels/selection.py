@@ -10,8 +10,8 @@ import torch
 import triton
 import triton.language as tl
 from ..reference import check_qkv, Docs
-from .banded import (INTERPRET, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot, store_cols,
-                                   load_cols, head_tiles, padded)
+from .banded import (INTERPRET, LOG2E, LN2, _bwd_rows, _rows, dot_precision, online_softmax_step, row_dot,
+                                   store_cols, load_cols, head_tiles, padded)
 
 # %% auto #0
 __all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'sel_fwd', 'tile_blocks',
@@ -37,6 +37,7 @@ def _sel_tile(IDX, NBLK, i_m, i_b, i_h, T, n_tiles,
     else: nblk, t_hi = tl.load(NBLK + tile), tl.minimum((i_m + 1) * (BM // G), T) - 1
     return r_t, r_g, m_r, b_sel, tile, nblk, t_hi
 
+# %% ../../nbs/06b_kernel_selection.ipynb #9465df5a
 @triton.jit
 def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
     """`[BM, BS]` score bias for block `j` (keys `o_s`): 0 or log2(times the row selected j); -inf where it did not, or
@@ -49,6 +50,7 @@ def _sel_bias(b_sel, j, o_s, r_t, ONE: tl.constexpr):
                         float('-inf'))
     return bias
 
+# %% ../../nbs/06b_kernel_selection.ipynb #5dbc193e
 @triton.jit
 def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H: tl.constexpr, BT_U: tl.constexpr,
                ONE: tl.constexpr):
@@ -64,6 +66,7 @@ def _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H: tl.constexpr
         takes = True   # a constant: the kernel compiles as it did without the split
     return takes
 
+# %% ../../nbs/06b_kernel_selection.ipynb #bd90e8c2
 @triton.jit
 def _gated_sum(g, m_r, b_c, b_s, b_w):
     """Eq. 5 for rows whose three gates start at `g` ([BR] pointers into `[rows, 3]`): g_c b_c + g_s b_s + g_w b_w in
@@ -73,11 +76,13 @@ def _gated_sum(g, m_r, b_c, b_s, b_w):
     b_o += tl.load(g + 2, mask=m_r, other=0.).to(tl.float32)[:, None] * b_w.to(tl.float32)
     return b_o
 
+# %% ../../nbs/06b_kernel_selection.ipynb #c882b618
 @triton.jit
 def _doc_base(DS, i_m, i_b, T, BT: tl.constexpr):
     "The document start s of tile (or token, BT=1) `i_m`'s first token: its blocks' keys begin at s (DS [B, T] int32)."
     return tl.load(DS + i_b * T + tl.minimum(i_m * BT, T - 1))
 
+# %% ../../nbs/06b_kernel_selection.ipynb #e404793e
 @triton.jit
 def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -91,7 +96,7 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = load_cols(Q, row, m_r, K, 0, BK)                                          # [BM, BK]
     if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                           # [BM, BK2]: columns [BK, K)
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     b_m = tl.full([BM], float('-inf'), tl.float32)
     b_l = tl.zeros([BM], tl.float32)
     b_acc = tl.zeros([BM, BV], tl.float32)
@@ -113,12 +118,13 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
     b_o = (b_acc / tl.where(b_l == 0., 1., b_l)[:, None]).to(O.dtype.element_ty)
     p_o, m_o = row[:, None] * V + o_v[None, :], m_r[:, None] & (o_v < V)[None, :]   # [BM, BV] into O [B, T, HQ, V]
     tl.store(O + p_o, b_o, mask=m_o)
-    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * 0.6931471805599453), mask=m_r)
+    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_m + tl.log2(b_l)) * LN2), mask=m_r)
     if CMB:   # GT [B, T, HQ, 3]; OC, OW, OG like O
         b_g = _gated_sum(GT + row * 3, m_r, tl.load(OC + p_o, mask=m_o, other=0.), b_o,
                          tl.load(OW + p_o, mask=m_o, other=0.))
         tl.store(OG + p_o, b_g.to(OG.dtype.element_ty), mask=m_o)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #43ac0f46
 @triton.jit
 def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -157,7 +163,7 @@ class SelTuning:
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
 
-
+# %% ../../nbs/06b_kernel_selection.ipynb #ec8a8936
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     "Kernel settings shared by the launches: `BK, BK2` K's `head_tiles` (notebook 06a), `BV` V padded."
     (BK, BK2), BV = head_tiles(K), padded(V)
@@ -188,6 +194,7 @@ def _tile_meta(G, K, V, l_sel, n_sel, one:bool, tune:SelTuning, fwd:bool=False):
     tpp = tune.tokens_per_program if one and BT > 1 else 1
     return meta | dict(NSELP=triton.next_power_of_2(n_sel), BM=BM, BT_U=BT, ONE=one, TPP=tpp, num_warps=nw)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #4d7fa0f5
 def _union_max(G:int, n_sel:int, tune:SelTuning) -> int:
     """Most distinct blocks for which a tile streams its union (`union_frac` of its tokens' slots); more: its tokens one
     per program."""
@@ -200,6 +207,7 @@ def _sel_grids(G:int, T:int, idx:torch.Tensor, tiles, tune:SelTuning) -> list:
     if _tile_tokens(G, tune) > 1: grids.insert(0, (tiles[0].shape[1], tiles[0], tiles[0].shape[-1], False))
     return grids
 
+# %% ../../nbs/06b_kernel_selection.ipynb #d9e8a90a
 def sel_tiles(idx:torch.Tensor, G:int, tune:SelTuning|None=None,
               doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents (`doc_starts`)
     """What the forward and dq kernels stream: `tile_blocks` of `idx`, or with one token per program `idx` itself (its
@@ -224,6 +232,7 @@ def check_idx(q, k, v, idx):
                          f"{tuple(k.shape)}; got {tuple(idx.shape)}")
     return B, T, HQ, H, G, K, V
 
+# %% ../../nbs/06b_kernel_selection.ipynb #a7e70882
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             gated:tuple|None=None,   # (g [B,T,HQ,3], o_c, o_w [B,T,HQ,V]), contiguous: Eq. 5's gated sum too
             tune:SelTuning|None=None, # launch choices; None: the defaults
@@ -282,6 +291,7 @@ def _tile_blocks_kernel(IDX, BLK, NBLK, DS, T, n_tiles, H: tl.constexpr, N: tl.c
         n = tl.where(s_first == s_last, n, STR)
     tl.store(NBLK + (i_b * n_tiles + i_m) * H + i_h, n)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #40edb972
 def tile_blocks(idx:torch.Tensor, BT:int,
                 doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents: each token's document's first
     """The distinct blocks of each tile of `BT` consecutive tokens: `idx [B,T,H,n]` -> `blocks [B, cdiv(T,BT), H, BT*n]`
@@ -309,7 +319,7 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     # [M, BK], [M, BV], [M] log2 units, [M]
     b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     b_dq = tl.zeros([BM, BK], tl.float32)
     if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
         b_q2, b_dq2 = load_cols(Q, row, m_r, K, BK, BK2), tl.zeros([BM, BK2], tl.float32)
@@ -336,6 +346,7 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
     store_cols(DQ, row, b_dq * scale, m_r, K, 0, BK, ACC)
     if BK2 > 0: store_cols(DQ, row, b_dq2 * scale, m_r, K, BK, BK2, ACC)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #5b34edfd
 @triton.jit
 def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
@@ -380,7 +391,7 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
     if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
         b_k2, b_dk2 = load_cols(Kt, key, m_s, K, BK, BK2), tl.zeros([BS, BK2], tl.float32)   # [BS, BK2]
-    qk_scale = scale * 1.4426950408889634
+    qk_scale = scale * LOG2E
     b_dk, b_dv = tl.zeros([BS, BK], tl.float32), tl.zeros([BS, BV], tl.float32)
     end = tl.load(SEG_END + i_seg).to(tl.int64) * G   # pair f: query list entry f // G, head f % G
     for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that selected j
@@ -438,6 +449,7 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, DS, T, n_slc,
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
+# %% ../../nbs/06b_kernel_selection.ipynb #e157fcc4
 @triton.jit
 def _sel_dq_reduce_kernel(IDX, DQP, DQ, T, n_slc, HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr,
                           K: tl.constexpr, NSEL: tl.constexpr, BM: tl.constexpr, BK: tl.constexpr, ACC: tl.constexpr):
@@ -477,6 +489,7 @@ def _seg_count_kernel(EDGES, UPTO, RED_START, RED_END, NB, seg, BLOCK: tl.conste
         seg_sum += tl.sum(nseg, 0)
         red_sum += tl.sum(part, 0)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #1040dd1c
 @triton.jit
 def _seg_fill_kernel(EDGES, UPTO, RED_START, SEG_BLK, SEG_START, SEG_END, SEG_OUT, NB, S, seg, n_halve,
                      BLOCK: tl.constexpr):
@@ -538,6 +551,7 @@ def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     `dq_keys_bytes`."""
     return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
 
+# %% ../../nbs/06b_kernel_selection.ipynb #effa2317
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     """The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`; head
     dims above 128: `sweep_head_dims.py`)."""
@@ -546,6 +560,7 @@ def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     if max(BK, BV) > 128: return dict(BR=128, num_warps=8, num_stages=1)   # [BS, 256] fp32 accumulators: 8 warps
     return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=4)
 
+# %% ../../nbs/06b_kernel_selection.ipynb #fcc9f690
 def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             tiles=None,            # `sel_tiles(idx, G)` from the forward
             delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
@@ -610,6 +625,7 @@ class SelectedAttention(torch.autograd.Function):
         return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, tiles=tiles, tune=ctx.tune,
                         doc_start=ds), None, None, None, None, None
 
+# %% ../../nbs/06b_kernel_selection.ipynb #91809742
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               k:torch.Tensor,   # [B, T, H, K]
                               v:torch.Tensor,   # [B, T, H, V]
