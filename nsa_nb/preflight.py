@@ -128,9 +128,6 @@ def _init_problems(cfg:RunConfig) -> list[str]:
                  f"or a run directory that holds one")
     return p
 
-# %% ../nbs/09c_preflight.ipynb #4e6d6ee5
-def _has_checkpoints(out:Path) -> bool: return any((out / 'checkpoints').glob('step_*.pt'))
-
 # %% ../nbs/09c_preflight.ipynb #68e84031
 def _out_dir_problems(out:Path) -> list[str]:
     "Can the run create and write `out`? (It is a folder, or the nearest folder that exists above it is writable.)"
@@ -161,6 +158,9 @@ def _disk_problems(cfg:RunConfig, n_params:int, start:int=0) -> list[str]:
     return [f"train.out_dir={tc.out_dir}: {free / GiB:.2f} GiB free on its disk, but the run writes {n} checkpoint(s) "
             f"of about {each / GiB:.2f} GiB (train.save_every={tc.save_every}, train.keep_last={tc.keep_last}): "
             f"{n * each / GiB:.2f} GiB; {keep}free some space, or choose a folder on a larger disk"]
+
+# %% ../nbs/09c_preflight.ipynb #4e6d6ee5
+def _has_checkpoints(out:Path) -> bool: return any((out / 'checkpoints').glob('step_*.pt'))
 
 # %% ../nbs/09c_preflight.ipynb #f533a21a
 def _resume_problems(tc:TrainConfig, resume:bool) -> list[str]:
