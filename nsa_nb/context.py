@@ -10,10 +10,14 @@ import torch.distributed as dist
 from fastcore.basics import patch
 from .config import NSAConfig
 from .attention import NSAttention, nsa_branches_ref, gate_combine, resolve_backend, count_fallback
-from .model import TransformerLM, nsa_keys_per_query
+import torch.nn.functional as F
+from torch.nn.attention.bias import causal_lower_right
+from .sliding import sliding_attention
+from .model import TransformerLM, GQAttention, WindowAttention, nsa_keys_per_query
 
 # %% auto #0
-__all__ = ['cp_chunks', 'cp_shard', 'cp_unshard', 'GatherParts', 'ContextSplit', 'cp_bytes_per_layer', 'cp_attention_flops']
+__all__ = ['cp_chunks', 'cp_shard', 'cp_unshard', 'GatherParts', 'ContextSplit', 'chunk_attention', 'cp_bytes_per_layer',
+           'cp_attention_flops']
 
 # %% ../nbs/07b_context_parallel.ipynb #a5557346
 def cp_chunks(T:int, N:int, r:int) -> list[tuple[int, int]]:
@@ -97,14 +101,37 @@ def nsa_parts(self:ContextSplit, layer:NSAttention, x:torch.Tensor, return_branc
     if keep and layer.track_stats: layer._last = stats
     return y, branches if return_branches else None, stats, (ks, vs)
 
+# %% ../nbs/07b_context_parallel.ipynb #45657582
+def chunk_attention(layer:GQAttention, q, k, v, q0:int) -> torch.Tensor:
+    "`q [B, c, HQ, K]` at positions `q0..q0+c-1` over `k, v [B, q0+c, H, K|V]` -> `[B, c, HQ, V]`, as `layer` attends."
+    if isinstance(layer, WindowAttention): return sliding_attention(q, k, v, layer.w, q0=q0)[0]
+    qh, kh, vh = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    mask = causal_lower_right(q.shape[1], k.shape[1])                         # query i sees keys s <= i + q0
+    if kh.shape[1] != qh.shape[1]:                                            # GQA: each key/value head G times
+        kh, vh = (t.repeat_interleave(qh.shape[1] // kh.shape[1], 1) for t in (kh, vh))
+    return F.scaled_dot_product_attention(qh, kh, vh, attn_mask=mask).transpose(1, 2)
+
+# %% ../nbs/07b_context_parallel.ipynb #b40c3fcb
+@patch
+def gqa_forward(self:ContextSplit, layer:GQAttention, x:torch.Tensor, cu_seqlens:torch.Tensor|None=None):
+    "A dense or window layer's forward on this rank's tokens `x [B, 2c, dim]` -> `[B, 2c, dim]`."
+    if cu_seqlens is not None:
+        raise NotImplementedError("context parallelism does not take packed documents yet: set data.doc_mask=false")
+    B, C2, _ = x.shape
+    T = C2 * self.size
+    q, k, v = layer._heads(x, self.positions(T, x.device).expand(B, -1), T)
+    k, v = self.gather(k), self.gather(v)                                     # [B, T, H, K|V]
+    outs, i = [], 0
+    for a, c in cp_chunks(T, self.size, self.rank):
+        outs.append(chunk_attention(layer, q[:, i:i + c], k[:, :a + c], v[:, :a + c], a))
+        i += c
+    return layer.o_proj(torch.cat(outs, 1).flatten(2))
+
 # %% ../nbs/07b_context_parallel.ipynb #c085356c
 @patch
 def set_context_parallel(self:TransformerLM, split:ContextSplit|None):
     "Run every attention layer on `split`'s share of each sequence (None: whole sequences); returns the model."
-    layers = [blk.attn for blk in self.blocks]
-    if split is not None and not all(isinstance(a, NSAttention) for a in layers):
-        raise NotImplementedError("context parallelism splits NSA layers only so far: set model.attn=nsa")
-    for a in layers: a.context = split
+    for blk in self.blocks: blk.attn.context = split
     return self
 
 # %% ../nbs/07b_context_parallel.ipynb #abdf4653

@@ -95,10 +95,11 @@ class GQAttention(nn.Module):
         self.k_proj = nn.Linear(dim, n_kv_groups * d_k, bias=False)
         self.v_proj = nn.Linear(dim, n_kv_groups * d_v, bias=False)
         self.o_proj = nn.Linear(n_heads * d_v, dim, bias=False)
+        self.context = None                                  # a context-parallel split (notebook 07b)
 
-    def _heads(self, x, pos=None):
+    def _heads(self, x, pos=None, span=None):   # span: positions < span (default T)
         "`x [B, T, dim]` -> q `[B, T, HQ, K]`, k `[B, T, H, K]` (both rotated, at `pos [B, T]`), v `[B, T, H, V]`: one K/V set."
-        q, k, v = project_heads(self, x, pos=pos)
+        q, k, v = project_heads(self, x, pos=pos, span=span)
         return q, k.squeeze(2), v.squeeze(2)
 
     def _out(self, q, k, v, docs=None):
@@ -106,6 +107,7 @@ class GQAttention(nn.Module):
         return self.o_proj(self.attend(q, k, v, docs).flatten(2))
 
     def forward(self, x, cu_seqlens=None):   # cu_seqlens: packed documents (notebook 01), each token sees its own
+        if self.context is not None: return self.context.gqa_forward(self, x, cu_seqlens)   # this rank's chunks (07b)
         docs = docs_from_cu(cu_seqlens, *x.shape[:2], x.device)
         return self._out(*self._heads(x, None if docs is None else doc_pos(0, x.shape[1], docs)), docs)
 
