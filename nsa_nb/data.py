@@ -344,39 +344,48 @@ class StreamChunks:
         self.start, self.batch_docs = start, batch_docs     # start: documents before it belong to the validation split
         self.doc, self.epoch, self.buf, self._it = start, 0, np.zeros(0, dtype=np.int64), None
 
-    def _more(self):
-        "Tokenize up to batch_docs more of this rank's documents into the buffer; at the stream's end, start it again."
-        if self._it is None: self._it = iter(self.open_docs(self.doc))
-        texts, restarts = [], 0
-        while len(texts) < self.batch_docs:
-            t = next(self._it, None)
-            if t is None:                                                    # end of the stream: a new epoch
-                restarts += 1
-                if restarts > 1 and not texts:
-                    raise DataUnavailable(f"the document stream has no documents for rank {self.rank} of {self.world}")
-                self.epoch, self.doc, self._it = self.epoch + 1, self.start, iter(self.open_docs(self.start))
-                if texts: break
-                continue
-            if (self.doc - self.start) % self.world == self.rank: texts.append(t or '')
-            self.doc += 1
-        self.buf = np.concatenate([self.buf, pack_documents(self.tok.encode_batch(texts), self.tok.eot)])
+# %% ../nbs/08_data.ipynb #9d52e587
+@patch
+def _more(self:StreamChunks):
+    "Tokenize up to batch_docs more of this rank's documents into the buffer; at the stream's end, start it again."
+    if self._it is None: self._it = iter(self.open_docs(self.doc))
+    texts, restarts = [], 0
+    while len(texts) < self.batch_docs:
+        t = next(self._it, None)
+        if t is None:                                                    # end of the stream: a new epoch
+            restarts += 1
+            if restarts > 1 and not texts:
+                raise DataUnavailable(f"the document stream has no documents for rank {self.rank} of {self.world}")
+            self.epoch, self.doc, self._it = self.epoch + 1, self.start, iter(self.open_docs(self.start))
+            if texts: break
+            continue
+        if (self.doc - self.start) % self.world == self.rank: texts.append(t or '')
+        self.doc += 1
+    self.buf = np.concatenate([self.buf, pack_documents(self.tok.encode_batch(texts), self.tok.eot)])
 
-    def next_chunks(self, n:int) -> torch.Tensor:
-        "The next `n` chunks `[n, seq_len + 1]`."
-        need = n * (self.seq_len + 1)
-        while len(self.buf) < need: self._more()
-        out, self.buf = self.buf[:need], self.buf[need:]
-        return torch.from_numpy(out.copy()).view(n, self.seq_len + 1)
+# %% ../nbs/08_data.ipynb #c787f89d
+@patch
+def next_chunks(self:StreamChunks, n:int) -> torch.Tensor:
+    "The next `n` chunks `[n, seq_len + 1]`."
+    need = n * (self.seq_len + 1)
+    while len(self.buf) < need: self._more()
+    out, self.buf = self.buf[:need], self.buf[need:]
+    return torch.from_numpy(out.copy()).view(n, self.seq_len + 1)
 
-    def state_dict(self) -> dict:
-        buf = torch.from_numpy(self.buf.copy())
-        return dict(doc=self.doc, epoch=self.epoch, buf=buf, rank=self.rank, world=self.world)
-    def load_state_dict(self, d:dict):
-        if (d['rank'], d['world']) != (self.rank, self.world):
-            raise ValueError(f"stream position saved by rank {d['rank']} of {d['world']}, loaded by rank {self.rank} "
-                             f"of {self.world}: resume with the same world size")
-        self.doc, self.epoch, self._it = d['doc'], d['epoch'], None
-        self.buf = np.asarray(d['buf'], dtype=np.int64).copy()
+# %% ../nbs/08_data.ipynb #9e2d513a
+@patch
+def state_dict(self:StreamChunks) -> dict:
+    buf = torch.from_numpy(self.buf.copy())
+    return dict(doc=self.doc, epoch=self.epoch, buf=buf, rank=self.rank, world=self.world)
+
+# %% ../nbs/08_data.ipynb #49e1ef71
+@patch
+def load_state_dict(self:StreamChunks, d:dict):
+    if (d['rank'], d['world']) != (self.rank, self.world):
+        raise ValueError(f"stream position saved by rank {d['rank']} of {d['world']}, loaded by rank {self.rank} "
+                         f"of {self.world}: resume with the same world size")
+    self.doc, self.epoch, self._it = d['doc'], d['epoch'], None
+    self.buf = np.asarray(d['buf'], dtype=np.int64).copy()
 
 # %% ../nbs/08_data.ipynb #a10faf8b
 def micro_batch_size(batch_size:int, world_size:int=1, accum:int=1) -> int:

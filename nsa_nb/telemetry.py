@@ -9,6 +9,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 import nsa_nb
+from fastcore.basics import patch
 from .config import TrainConfig
 
 # %% auto #0
@@ -75,47 +76,59 @@ class RunLog:
                 self.tb_note = ("tensorboard is not installed, so no tb/ (training.csv and val.csv hold the same curves); "
                                 "pip install tensorboard for it, or train.tensorboard=false to drop this note")
 
-    def csv(self, name:str, rows:dict|list[dict]):
-        "Append row(s) to `<out>/<name>` (rank 0 only)."
-        if not self.main: return
-        rows = [rows] if isinstance(rows, dict) else rows
-        if not rows: return
-        p = self.out / name
-        new = not p.exists() or p.stat().st_size == 0
-        if new: fields = list(rows[0])
-        # an existing file keeps its columns (a resumed run of an older version)
-        else:
-            with open(p, newline='') as f: fields = next(csv.reader(f), None) or list(rows[0])
-        with open(p, 'a', newline='') as f:
-            w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
-            if new: w.writeheader()
-            w.writerows(rows)
+# %% ../nbs/09b_telemetry.ipynb #d893545a
+@patch
+def csv(self:RunLog, name:str, rows:dict|list[dict]):
+    "Append row(s) to `<out>/<name>` (rank 0 only)."
+    if not self.main: return
+    rows = [rows] if isinstance(rows, dict) else rows
+    if not rows: return
+    p = self.out / name
+    new = not p.exists() or p.stat().st_size == 0
+    if new: fields = list(rows[0])
+    # an existing file keeps its columns (a resumed run of an older version)
+    else:
+        with open(p, newline='') as f: fields = next(csv.reader(f), None) or list(rows[0])
+    with open(p, 'a', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
+        if new: w.writeheader()
+        w.writerows(rows)
 
-    def heartbeat(self, row:dict):
-        "Append one JSON line to `heartbeat_rank{r}.jsonl` (every rank)."
-        with open(self.out / f'heartbeat_rank{self.rank}.jsonl', 'a') as f: f.write(json.dumps(row) + '\n')
+# %% ../nbs/09b_telemetry.ipynb #6cf2a100
+@patch
+def heartbeat(self:RunLog, row:dict):
+    "Append one JSON line to `heartbeat_rank{r}.jsonl` (every rank)."
+    with open(self.out / f'heartbeat_rank{self.rank}.jsonl', 'a') as f: f.write(json.dumps(row) + '\n')
 
-    def scalars(self, step:int, d:dict, prefix:str='train/'):
-        if self.tb is None: return
-        for k, v in d.items():
-            if isinstance(v, (int, float)) and v == v: self.tb.add_scalar(prefix + k, v, step)
+# %% ../nbs/09b_telemetry.ipynb #dd5c47ab
+@patch
+def scalars(self:RunLog, step:int, d:dict, prefix:str='train/'):
+    if self.tb is None: return
+    for k, v in d.items():
+        if isinstance(v, (int, float)) and v == v: self.tb.add_scalar(prefix + k, v, step)
 
-    def write(self, name:str, text:str):
-        if self.main: (self.out / name).write_text(text)
+# %% ../nbs/09b_telemetry.ipynb #ad32f10e
+@patch
+def write(self:RunLog, name:str, text:str):
+    if self.main: (self.out / name).write_text(text)
 
-    def truncate(self, max_step:int):
-        "Drop CSV rows with step > max_step (resume after a crash past the last checkpoint)."
-        if not self.main: return
-        for p in self.out.glob('*.csv'):
-            lines = p.read_text().splitlines(keepends=True)
-            if not lines: continue
-            rows = list(csv.DictReader(lines))
-            ok = lambda r: r.get('step', '').isdigit() and int(r['step']) <= max_step
-            keep = [lines[0]] + [l for l, r in zip(lines[1:], rows) if ok(r)]
-            p.write_text(''.join(keep))
+# %% ../nbs/09b_telemetry.ipynb #750f54f8
+@patch
+def truncate(self:RunLog, max_step:int):
+    "Drop CSV rows with step > max_step (resume after a crash past the last checkpoint)."
+    if not self.main: return
+    for p in self.out.glob('*.csv'):
+        lines = p.read_text().splitlines(keepends=True)
+        if not lines: continue
+        rows = list(csv.DictReader(lines))
+        ok = lambda r: r.get('step', '').isdigit() and int(r['step']) <= max_step
+        keep = [lines[0]] + [l for l, r in zip(lines[1:], rows) if ok(r)]
+        p.write_text(''.join(keep))
 
-    def close(self):
-        if self.tb is not None: self.tb.close()
+# %% ../nbs/09b_telemetry.ipynb #b4cad28c
+@patch
+def close(self:RunLog):
+    if self.tb is not None: self.tb.close()
 
 # %% ../nbs/09b_telemetry.ipynb #aa6d844e
 _ENV_PREFIXES = ('NSA_', 'CUDA_', 'NCCL_', 'PYTORCH_', 'TORCH_', 'OMP_', 'HF_', 'TIKTOKEN_', 'TRITON_', 'RANK',
@@ -178,51 +191,57 @@ class Watchdog:
         self.f, self.thread, self.deadline, self.what, self.fired = None, None, None, '', False
         self.cv = threading.Condition()                     # guards deadline, what, f
 
-    def _dump_when_due(self):
-        "The watchdog thread: at an armed deadline, dump every thread's stack once, holding the GIL (no stack changes)."
-        with self.cv:
-            while self.f is not None:
-                if self.deadline is None:
-                    self.cv.wait()
-                    continue
-                left = self.deadline - time.monotonic()
-                if left > 0:
-                    self.cv.wait(left)
-                    continue
-                self.f.write(f"Timeout ({self.timeout} s): {self.what} is still running; every thread's stack:\n")
-                self.f.flush()
-                faulthandler.dump_traceback(self.f, all_threads=True)
-                faulthandler.cancel_dump_traceback_later()        # the C-level fallback is not needed
-                self.deadline = None
+# %% ../nbs/09b_telemetry.ipynb #4af2ceea
+@patch
+def _dump_when_due(self:Watchdog):
+    "The watchdog thread: at an armed deadline, dump every thread's stack once, holding the GIL (no stack changes)."
+    with self.cv:
+        while self.f is not None:
+            if self.deadline is None:
+                self.cv.wait()
+                continue
+            left = self.deadline - time.monotonic()
+            if left > 0:
+                self.cv.wait(left)
+                continue
+            self.f.write(f"Timeout ({self.timeout} s): {self.what} is still running; every thread's stack:\n")
+            self.f.flush()
+            faulthandler.dump_traceback(self.f, all_threads=True)
+            faulthandler.cancel_dump_traceback_later()        # the C-level fallback is not needed
+            self.deadline = None
 
-    @contextlib.contextmanager
-    def watch(self, what:str):
-        if self.f is None:
-            self.f = open(self.path, 'a')
-            self.thread = threading.Thread(target=self._dump_when_due, name='nsa-watchdog', daemon=True)
-            self.thread.start()
-        size, t0 = self.f.tell(), time.time()
+# %% ../nbs/09b_telemetry.ipynb #cd1ff825
+@patch
+@contextlib.contextmanager
+def watch(self:Watchdog, what:str):
+    if self.f is None:
+        self.f = open(self.path, 'a')
+        self.thread = threading.Thread(target=self._dump_when_due, name='nsa-watchdog', daemon=True)
+        self.thread.start()
+    size, t0 = self.f.tell(), time.time()
+    with self.cv:
+        self.deadline, self.what = time.monotonic() + self.timeout, what
+        self.cv.notify()
+    faulthandler.dump_traceback_later(self.timeout + WATCHDOG_FALLBACK_S, repeat=False, file=self.f, exit=False)
+    try: yield
+    finally:
         with self.cv:
-            self.deadline, self.what = time.monotonic() + self.timeout, what
+            self.deadline = None
             self.cv.notify()
-        faulthandler.dump_traceback_later(self.timeout + WATCHDOG_FALLBACK_S, repeat=False, file=self.f, exit=False)
-        try: yield
-        finally:
-            with self.cv:
-                self.deadline = None
-                self.cv.notify()
-            faulthandler.cancel_dump_traceback_later()
-            self.f.seek(0, os.SEEK_END)
-            self.fired = self.f.tell() > size
-            if self.fired:
-                self.f.write(f"^ {what} took {time.time() - t0:.1f} s (> train.watchdog_s={self.timeout})\n\n")
-                self.f.flush()
+        faulthandler.cancel_dump_traceback_later()
+        self.f.seek(0, os.SEEK_END)
+        self.fired = self.f.tell() > size
+        if self.fired:
+            self.f.write(f"^ {what} took {time.time() - t0:.1f} s (> train.watchdog_s={self.timeout})\n\n")
+            self.f.flush()
 
-    def close(self):
-        if self.f is not None:
-            with self.cv:   # the watchdog thread ends
-                f, self.f = self.f, None
-                self.cv.notify()
-            self.thread.join()
-            f.close()
-            if self.path.stat().st_size == 0: self.path.unlink()
+# %% ../nbs/09b_telemetry.ipynb #dd316c98
+@patch
+def close(self:Watchdog):
+    if self.f is not None:
+        with self.cv:   # the watchdog thread ends
+            f, self.f = self.f, None
+            self.cv.notify()
+        self.thread.join()
+        f.close()
+        if self.path.stat().st_size == 0: self.path.unlink()
