@@ -134,6 +134,9 @@ class TrainConfig(_Section):
     # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under
     # train.compile the graph is cut at the buckets, so that the all-reduce of one overlaps the backward of the next
     ddp_bucket_mb: float = 25.0
+    # ranks that share each sequence (context parallelism, notebook 07b): the world is data-parallel groups of this
+    # many; each rank holds 2 chunks of seq_len / (2 x this) tokens
+    context_parallel: int = 1
     save_every: int = 0            # checkpoint every N steps (0: only the final one); long runs must set it
     eval_every: int = 100          # validation every N steps (0: off)
     eval_batches: int = 4          # batches per validation
@@ -160,10 +163,15 @@ class TrainConfig(_Section):
     max_minutes: float = 0.0       # stop after this many minutes of a session's wall time, with a checkpoint (0: off)
 
     def check(self) -> list[str]:
-        p = _positive(self, ['steps', 'seq_len', 'batch_size', 'accumulate_grad_batches', 'eval_batches', 'log_every'])
+        p = _positive(self, ['steps', 'seq_len', 'batch_size', 'accumulate_grad_batches', 'eval_batches', 'log_every',
+                             'context_parallel'])
         for n in ('save_every', 'eval_every', 'warmup_steps', 'sample_every', 'mem_dump_every', 'keep_last',
                   'sample_tokens'):
             if getattr(self, n) < 0: p.append(f"train.{n}={getattr(self, n)}: must be >= 0 (0 turns it off)")
+        cp = self.context_parallel
+        if isinstance(cp, int) and cp > 1 and self.seq_len % (2 * cp):
+            p.append(f"train.seq_len={self.seq_len} must be a multiple of 2 x train.context_parallel = {2 * cp} (each "
+                     f"rank holds two equal chunks): use train.seq_len={max(1, self.seq_len // (2 * cp)) * 2 * cp}")
         if not self.ddp_bucket_mb > 0: p.append(f"train.ddp_bucket_mb={self.ddp_bucket_mb}: must be > 0 MiB (torch's default 25)")
         if self.precision not in ('auto', 'bf16', 'fp16', 'fp32'):
             p.append(f"train.precision={self.precision!r}: must be 'auto', 'bf16', 'fp16' or 'fp32'")
@@ -280,6 +288,8 @@ class RunConfig(_Section):
             p.append(f"model.vocab_size={self.model.vocab_size} < {need} ids of "
                      f"data.tokenizer={self.data.tokenizer!r}: "
                      f"set model.vocab_size={'50304' if need > 256 else need}")
+        if self.train.context_parallel > 1 and self.data.doc_mask:
+            p.append("train.context_parallel > 1 does not take packed documents yet: set data.doc_mask=false")
         ds = self.data.dataset
         if ds in TASKS and self.task.name != ds:
             p.append(f"data.dataset={ds!r} is the {ds} task's own data: set task.name={ds}")

@@ -4,6 +4,7 @@
 
 # %% ../nbs/07b_context_parallel.ipynb #789be459
 from __future__ import annotations
+import contextlib
 from dataclasses import dataclass
 import torch
 import torch.distributed as dist
@@ -16,8 +17,8 @@ from .sliding import sliding_attention
 from .model import TransformerLM, GQAttention, WindowAttention, nsa_keys_per_query
 
 # %% auto #0
-__all__ = ['cp_chunks', 'cp_shard', 'cp_unshard', 'GatherParts', 'ContextSplit', 'chunk_attention', 'cp_bytes_per_layer',
-           'cp_attention_flops']
+__all__ = ['cp_chunks', 'cp_shard', 'cp_unshard', 'GatherParts', 'ContextSplit', 'chunk_attention', 'context_split',
+           'whole_sequences', 'cp_bytes_per_layer', 'cp_attention_flops']
 
 # %% ../nbs/07b_context_parallel.ipynb #a5557346
 def cp_chunks(T:int, N:int, r:int) -> list[tuple[int, int]]:
@@ -133,6 +134,21 @@ def set_context_parallel(self:TransformerLM, split:ContextSplit|None):
     "Run every attention layer on `split`'s share of each sequence (None: whole sequences); returns the model."
     for blk in self.blocks: blk.attn.context = split
     return self
+
+# %% ../nbs/07b_context_parallel.ipynb #0ac36909
+def context_split(rank:int, world_size:int, N:int) -> ContextSplit|None:
+    "This rank's `ContextSplit` in a world of groups of `N` consecutive ranks that share each sequence; None for N = 1."
+    if N == 1: return None
+    groups = [dist.new_group(list(range(g, g + N))) for g in range(0, world_size, N)]   # every rank makes every group
+    return ContextSplit(rank % N, N, groups[rank // N])
+
+@contextlib.contextmanager
+def whole_sequences(model:TransformerLM, split:ContextSplit|None):
+    "Within: `model` on whole sequences (decoding, one process); after: on `split` again."
+    if split is not None: model.set_context_parallel(None)
+    try: yield model
+    finally:
+        if split is not None: model.set_context_parallel(split)
 
 # %% ../nbs/07b_context_parallel.ipynb #abdf4653
 def cp_bytes_per_layer(T:int, N:int, H:int, K:int, V:int, itemsize:int=2) -> int:

@@ -257,6 +257,11 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     world_size = world_size or dist_env().world_size
     prec = resolve_precision(tc, device)
     if problems: return problems, warns                    # the checks below need a valid config
+    if world_size % tc.context_parallel:
+        problems.append(f"train.context_parallel={tc.context_parallel} must divide the {world_size} ranks: start a "
+                        f"multiple of it (torchrun --nproc_per_node) or set train.context_parallel=1")
+        return problems, warns
+    world_size //= tc.context_parallel                     # data-parallel ranks: a group shares each sequence
     n_params = count_params(cfg)
     try: micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
     except ValueError as e: problems.append(str(e))

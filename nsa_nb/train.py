@@ -16,6 +16,7 @@ from fastcore.basics import patch
 import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, task_class
 from .model import TransformerLM
+from .context import context_split, whole_sequences, cp_shard
 from .data import Data, build_data, micro_batch_size, doc_cu_seqlens, sample_doc_cu_seqlens
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
@@ -123,12 +124,13 @@ def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--prefli
     if holder and not full: raise RunLocked(in_use(self.out, holder))   # a run: exit 4; --preflight lists it with the rest
     problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume, check_lock=bool(holder))
     tc, mbs = self.tc, None
-    try: mbs = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
+    dp = max(1, self.env.world_size // tc.context_parallel)                # data-parallel ranks
+    try: mbs = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches)
     except ValueError: pass
     if full or not problems:                                   # a run refused: its problems alone, each with its fix
         self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
                  f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
-                 f"accumulation x {self.env.world_size} rank(s) = {tc.batch_size} samples "
+                 f"accumulation x {dp} rank(s) = {tc.batch_size} samples "
                  f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
                  + (_indent(self.cfg.to_yaml()) if full else config_lines(self.cfg)))
     for w in warns: self.log(f"warning: {w}")
@@ -161,6 +163,12 @@ def config_lines(cfg:RunConfig, width:int=118) -> str:
                                         initial_indent='  ', subsequent_indent='  ')
     return '\n'.join(lines).replace(nb, ' ')
 
+# %% ../nbs/09_train.ipynb #1e5c0d14
+@patch
+def shard(self:Trainer, t:torch.Tensor) -> torch.Tensor:
+    "This rank's chunks of a batch tensor `t [B, T]` under context parallelism, else `t`."
+    return t if self.split is None else cp_shard(t, self.split.size, self.split.rank)
+
 # %% ../nbs/09_train.ipynb #191dfb80
 @patch
 def setup(self:Trainer):
@@ -174,6 +182,8 @@ def setup(self:Trainer):
     self.core = (self.model_arg if self.model_arg is not None else TransformerLM(self.cfg.model, self.cfg.nsa)).to(dev)
     if tc.init_from: self.init_weights(tc.init_from)
     self.core.set_gradient_checkpointing(tc.gradient_checkpointing)
+    self.split = context_split(env.rank, env.world_size, tc.context_parallel)   # None: whole sequences everywhere
+    if self.split: self.core.set_context_parallel(self.split)
     ids = [dev.index] if dev.type == 'cuda' else None
     # RoPE tables are made from the config, equal on every rank: only other buffers (a given model's) are broadcast
     bcast = any(next(m.buffers(recurse=False), None) is not None
@@ -191,7 +201,8 @@ def setup(self:Trainer):
     self.skipped = torch.zeros((), dtype=torch.bool, device=dev)        # a step left undone; stays set once set
     self.amp = lambda: autocast_ctx(dev, self.precision)
     self.task = make_task(self.cfg)
-    self.data = self.task.data(env.rank, env.world_size)
+    cp = tc.context_parallel
+    self.data = self.task.data(env.rank // cp, env.world_size // cp)      # a context-parallel group: the same batches
     self.nsa_layers = [m for m in self.core.modules() if isinstance(m, NSAttention)]
     self.loss_head = isinstance(self.core, TransformerLM)                  # takes targets: its own loss head
     self.flops_tok = self.core.flops_per_token(tc.seq_len) if hasattr(self.core, 'flops_per_token') else None
@@ -346,6 +357,7 @@ def train_step(self:Trainer) -> Readout:
     total = torch.zeros((), device=self.device)
     for m in range(A):
         x, y, *cu = (_on_device(t, self.device) for t in next(self.data.train))   # cu: data.doc_mask's cu_seqlens
+        x, y = self.shard(x), self.shard(y)                                     # context parallel: this rank's chunks
         sync = contextlib.nullcontext() if self.ddp is None or m == A - 1 else self.ddp.no_sync()
         with sync:
             with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head, *cu) / A
@@ -381,6 +393,7 @@ def evaluate(self:Trainer) -> dict:
     acc = torch.zeros(2 + self.task.n_sums, device=self.device, dtype=torch.float64)
     for batch in self.data.val:
         x, y, *cu = (t.to(self.device) for t in batch)                       # cu: data.doc_mask's cu_seqlens
+        x, y = self.shard(x), self.shard(y)
         kw = dict(cu_seqlens=cu[0]) if cu else {}
         if self.loss_head and not self.task.n_sums:                          # the loss alone: no whole logits
             with self.amp(): acc[0] += self.core(x, y, **kw)
@@ -489,7 +502,7 @@ def sample(self:Trainer, n:int|None=None) -> str:
     ids = torch.tensor([int(t) for t in tok.encode(prompt)], dtype=torch.long)
     if len(ids) == 0: ids = self.data.val[0][0][0, :tc.seq_len // 2].cpu() if self.data.val else torch.tensor([tok.eot])
     g = torch.Generator(device=self.device).manual_seed(tc.seed)
-    with self.amp():
+    with self.amp(), whole_sequences(self.core, self.split):                # decoding: one process, whole sequence
         out = self.core.generate(ids[None].to(self.device), n or tc.sample_tokens, temperature=0.8, top_k=50,
                                  generator=g, context=tc.seq_len)
     return tok.decode(out[0].tolist())
@@ -777,6 +790,7 @@ def compile_check(self:Trainer):
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
+    x, y = self.shard(x), self.shard(y)
     cu = [_on_device(doc_cu_seqlens(x.cpu(), self.data.tokenizer.eot), self.device)] if self.cfg.data.doc_mask else []
     g0, b0 = compile_counts()
     try:
