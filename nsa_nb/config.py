@@ -244,7 +244,8 @@ class DataConfig(_Section):
     hf_name: str = 'sample-10BT'                # fineweb_edu: its configuration
     hf_split: str = 'train'                     # fineweb_edu: its split
     # batches carry cu_seqlens, a document from each end-of-text token on (notebook 08): every token attends within its
-    # own document, in all three NSA branches and in the dense and window baselines (notebook 01)
+    # own document, in all three NSA branches and in the dense and window baselines (notebook 01); no shipped profile
+    # turns it on yet (see "Named profiles")
     doc_mask: bool = False
 
     def check(self) -> list[str]:
