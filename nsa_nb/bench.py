@@ -4,16 +4,19 @@
 
 # %% ../nbs/12_bench.ipynb #cf6c0160
 from __future__ import annotations
-import dataclasses, functools, inspect, itertools, json, math, statistics, time
+import dataclasses, functools, inspect, itertools, json, math, platform, statistics, time
 from pathlib import Path
 import torch
 import torch.nn.functional as F
 from fastcore.script import call_parse, Param
-from .config import NSAConfig, load_config, named_config
+from .config import NSAConfig, RunConfig, load_config, named_config
+from .data import sample_doc_cu_seqlens
 from .compression import Compressor
 from .model import TransformerLM
 from .attention import NSAttention
-from .train import train_throughput
+from .preflight import resolve_precision
+from .train import autocast_ctx, make_optimizer, compile_counts
+from .telemetry import MiB, GiB, _rss_bytes, peak_flops
 from .cache import (predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache,
     compiled_decode_step, pack_layers)
 from .results import save_result, load_result, md_table, provenance
@@ -21,9 +24,9 @@ from .results import save_result, load_result, md_table, provenance
 # %% auto #0
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
            'TRAIN_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels',
-           'speedups', 'table', 'per_flop', 'plot_kernels', 'bench_train', 'train_table', 'time_steps', 'decode_table',
-           'plot_decode', 'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log',
-           'save_finished', 'nsa_nb_bench']
+           'speedups', 'table', 'per_flop', 'plot_kernels', 'synthetic_train_step', 'train_throughput', 'bench_train',
+           'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode', 'sweep_decode_tuning',
+           'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -195,6 +198,54 @@ def plot_kernels(rows:list[dict], path=None):
     fig.tight_layout()
     if path: fig.savefig(path, dpi=110)
     return fig
+
+# %% ../nbs/12_bench.ipynb #c6199942
+def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device):
+    "`(step, model, precision)`: `step()` is one optimizer step of a fresh `run_cfg` model on one random batch."
+    # the batch: [batch_size, seq_len + 1] random tokens, the same at every step
+    tc = run_cfg.train
+    torch.manual_seed(0)
+    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device).set_gradient_checkpointing(tc.gradient_checkpointing)
+    fwd = torch.compile(model) if tc.compile else model
+    opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
+    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
+    # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
+    kw = dict(cu_seqlens=sample_doc_cu_seqlens(batch_size, seq_len).to(device)) if run_cfg.data.doc_mask else {}
+    def step():
+        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:], **kw)          # the model's loss head
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+    return step, model, prec
+
+# %% ../nbs/12_bench.ipynb #f768cb1e
+def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings
+                     seq_len:int, batch_size:int,  # the shape of one step
+                     steps:int=10,                 # timed steps
+                     device:str|torch.device='cuda',
+                     warmup:int=3,                 # untimed steps first
+                    ) -> dict:
+    """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
+    compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
+    device, (g0, _) = torch.device(device), compile_counts()
+    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
+    sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
+    for _ in range(warmup): step()
+    sync()
+    if device.type == 'cuda': torch.cuda.reset_peak_memory_stats(device)
+    t0 = time.perf_counter()
+    for _ in range(steps): step()
+    sync()
+    dt = time.perf_counter() - t0
+    peak = torch.cuda.max_memory_allocated(device) if device.type == 'cuda' else _rss_bytes()[1]
+    tok_s, flops = batch_size * seq_len * steps / dt, model.flops_per_token(seq_len)
+    peak_fl = peak_flops(device, run_cfg.train)                                # dense bf16 FLOP/s; None on a CPU
+    return dict(tokens_per_s=tok_s, step_ms=dt / steps * 1e3, peak_mem_mib=peak / MiB,
+                peak_mem_gib=peak / GiB,
+                attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
+                device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
+                params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
+                graphs=compile_counts()[0] - g0, doc_mask=run_cfg.data.doc_mask)
 
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
@@ -497,7 +548,7 @@ TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compil
                f"checkpointing, {(n := _default(bench_train, 'tokens')):,} tokens per step (batch max(1, {n} // "
                f"seq_len)); tokens/s over {_default(bench_train, 'steps')} timed steps after "
                f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model "
-               "(nsa_nb.train.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
+               "(nsa_nb.bench.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
 
 def _batch_shapes(s:str) -> list[tuple[int, int]]:
     "`--train_batches` '16x2048,4x8192' as [(16, 2048), (4, 8192)] ('' for none), or SystemExit saying what to write."

@@ -17,7 +17,7 @@ import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, task_class
 from .model import TransformerLM
 from .context import context_split, whole_sequences, cp_shard
-from .data import Data, build_data, micro_batch_size, doc_cu_seqlens, sample_doc_cu_seqlens
+from .data import Data, build_data, micro_batch_size, doc_cu_seqlens
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
@@ -29,7 +29,7 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
 
 # %% auto #0
 __all__ = ['autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'lm_loss', 'Task', 'make_task', 'Trainer',
-           'config_lines', 'Readout', 'duration', 'compile_counts', 'train', 'synthetic_train_step', 'train_throughput']
+           'config_lines', 'Readout', 'duration', 'compile_counts', 'train']
 
 # %% ../nbs/09_train.ipynb #0689ffcc
 def autocast_ctx(device:torch.device, precision:str):
@@ -834,51 +834,3 @@ def train(cfg:RunConfig|None=None,           # the run; None: the embedded defau
     try: return tr.run(stop_after)
     finally:
         if getattr(tr, 'owns_pg', False) and dist.is_initialized(): dist.destroy_process_group()
-
-# %% ../nbs/09_train.ipynb #c6199942
-def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device):
-    "`(step, model, precision)`: `step()` is one optimizer step of a fresh `run_cfg` model on one random batch."
-    # the batch: [batch_size, seq_len + 1] random tokens, the same at every step
-    tc = run_cfg.train
-    torch.manual_seed(0)
-    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device).set_gradient_checkpointing(tc.gradient_checkpointing)
-    fwd = torch.compile(model) if tc.compile else model
-    opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
-    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
-    # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
-    kw = dict(cu_seqlens=sample_doc_cu_seqlens(batch_size, seq_len).to(device)) if run_cfg.data.doc_mask else {}
-    def step():
-        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:], **kw)          # the model's loss head
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-    return step, model, prec
-
-# %% ../nbs/09_train.ipynb #f768cb1e
-def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precision, checkpointing, compile) settings
-                     seq_len:int, batch_size:int,  # the shape of one step
-                     steps:int=10,                 # timed steps
-                     device:str|torch.device='cuda',
-                     warmup:int=3,                 # untimed steps first
-                    ) -> dict:
-    """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
-    compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
-    device, (g0, _) = torch.device(device), compile_counts()
-    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
-    sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
-    for _ in range(warmup): step()
-    sync()
-    if device.type == 'cuda': torch.cuda.reset_peak_memory_stats(device)
-    t0 = time.perf_counter()
-    for _ in range(steps): step()
-    sync()
-    dt = time.perf_counter() - t0
-    peak = torch.cuda.max_memory_allocated(device) if device.type == 'cuda' else _rss_bytes()[1]
-    tok_s, flops = batch_size * seq_len * steps / dt, model.flops_per_token(seq_len)
-    peak_fl = peak_flops(device, run_cfg.train)                                # dense bf16 FLOP/s; None on a CPU
-    return dict(tokens_per_s=tok_s, step_ms=dt / steps * 1e3, peak_mem_mib=peak / MiB,
-                peak_mem_gib=peak / GiB,
-                attn=run_cfg.model.attn, seq_len=seq_len, batch_size=batch_size, precision=prec,
-                device=torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'cpu',
-                params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
-                graphs=compile_counts()[0] - g0, doc_mask=run_cfg.data.doc_mask)

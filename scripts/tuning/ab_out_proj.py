@@ -6,7 +6,7 @@ import sys, torch
 import torch.nn.functional as F
 from nsa_nb.attention import NSAttention, gate_combine
 from nsa_nb.config import named_config
-from nsa_nb.train import train_throughput
+from nsa_nb.bench import train_throughput
 
 class RebuiltOutProj(torch.autograd.Function):
     "`o [B, T, HQ, V]` -> `o.flatten(-2) @ w.T`, keeping the gates and branches instead of o."

@@ -11,7 +11,7 @@ from torch.profiler import profile, ProfilerActivity
 ops = os.environ.get('OPS') == '1'
 n_rows = int(os.environ.get('ROWS', 30))
 from nsa_nb.config import named_config
-from nsa_nb.train import synthetic_train_step
+from nsa_nb.bench import synthetic_train_step
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 lengths = [int(x) for x in sys.argv[2:]] or [2048, 8192]

@@ -5,7 +5,7 @@ second is the share of the step that waits on the host. About 4 minutes on one H
 Usage: python3 scripts/tuning/train_compile_modes.py [ATTN,T ...]   (default nsa,2048 dense,2048)"""
 import sys, json, functools, torch
 from nsa_nb.config import named_config
-from nsa_nb.train import train_throughput
+from nsa_nb.bench import train_throughput
 
 shapes = [(a, int(t)) for a, t in (s.split(',') for s in sys.argv[1:])] or [('nsa', 2048), ('dense', 2048)]
 compile_default = torch.compile

@@ -5,7 +5,7 @@ that make their angles per call, in one process on one GPU: each variant compile
 Usage: python3 scripts/tuning/train_rope_table.py [ATTN,T ...]   (default dense,2048 nsa,2048 dense,8192 nsa,8192)"""
 import sys, time, json, statistics, torch
 from nsa_nb.config import named_config
-from nsa_nb.train import synthetic_train_step
+from nsa_nb.bench import synthetic_train_step
 
 shapes = [(a, int(t)) for a, t in (s.split(',') for s in sys.argv[1:])] or [
     ('dense', 2048), ('nsa', 2048), ('dense', 8192), ('nsa', 8192)]
