@@ -17,8 +17,8 @@ from .attention import NSAttention
 from .preflight import resolve_precision
 from .train import autocast_ctx, make_optimizer, compile_counts
 from .telemetry import MiB, GiB, _rss_bytes, peak_flops
-from .cache import (predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache,
-    compiled_decode_step, pack_layers)
+from .cache import predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache
+from .generate import compiled_decode_step, pack_layers
 from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
