@@ -6,16 +6,14 @@
 from __future__ import annotations
 import contextlib, dataclasses, functools, importlib, math, sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 from .config import NSAConfig
 from .reference import upcast, masked_softmax, masked_attend
 from .compression import n_cmp_blocks
 from .selection import selection_block_weights, topn_blocks
 from .attention import NSAttention, apply_rope, gate_combine, resolve_backend, count_fallback
-if TYPE_CHECKING:                                                               # annotations only: model.py imports
-    from nsa_nb.model import TransformerLM, DenseAttention                    # this module (prefill, decode_step)
 from .testing import rel_err
 try: from nsa_nb.kernels import decode as kd                                    # the Triton step (notebook 06d)
 except ImportError as e: kd, _NO_KERNELS = None, f"the Triton decode kernels cannot be imported ({e})"
@@ -238,7 +236,7 @@ class DecodeCache:
                                                 lens=self.lens.clone(), lens_host=list(self.lens_host))
 
 # %% ../nbs/11_cache.ipynb #6d0c684e
-def new_cache(model:TransformerLM, B:int, max_len:int, device=None, dtype=None, backend:str|None=None) -> DecodeCache:
+def new_cache(model:nn.Module, B:int, max_len:int, device=None, dtype=None, backend:str|None=None) -> DecodeCache:
     """An empty cache for `B` sequences of up to `max_len` tokens, all of length 0 (`prefill` makes and fills one for
     you)."""
     device = device or model.tok_emb.weight.device
@@ -328,7 +326,7 @@ def nsa_layer_prefill(attn:NSAttention, x:torch.Tensor, lc:NSALayerCache, lens:t
     return y
 
 # %% ../nbs/11_cache.ipynb #fae1ba2b
-def dense_layer_prefill(attn:DenseAttention, x:torch.Tensor, lc:DenseLayerCache, lens:torch.Tensor) -> torch.Tensor:
+def dense_layer_prefill(attn:nn.Module, x:torch.Tensor, lc:DenseLayerCache, lens:torch.Tensor) -> torch.Tensor:
     "The dense layer's forward on the prompt, and its K/V cache filled with the keys (rotated) and values it attended."
     q, k, v = attn._heads(x)                                                                # [B, T, HQ|H, K|V]
     _fill(lc.k, k, lens)
@@ -398,7 +396,7 @@ def sdpa_decode(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor, mask:torch.Tenso
         return F.scaled_dot_product_attention(q, k.repeat_interleave(G, 1), v.repeat_interleave(G, 1), attn_mask=mask)
 
 # %% ../nbs/11_cache.ipynb #a508db5f
-def dense_layer_decode(attn:DenseAttention, x, lc:DenseLayerCache, pos, t_hi:int|None=None, uniform:bool=False,
+def dense_layer_decode(attn:nn.Module, x, lc:DenseLayerCache, pos, t_hi:int|None=None, uniform:bool=False,
                        rope:dict|None=None,
                        packed=None,       # this layer's PackedLayer, or None
                        bucket:int=256):   # masked steps attend over the length rounded up to this (one cuDNN plan each)
@@ -437,7 +435,7 @@ def peaked(attn, std:float=0.3):
 
 # %% ../nbs/11_cache.ipynb #4e9b4690
 @contextlib.contextmanager
-def _attn_calls(model:TransformerLM, fn):
+def _attn_calls(model:nn.Module, fn):
     "While active, block i's `attn(x)` runs `fn(i, attn, x)`."
     mods = [blk.attn for blk in model.blocks]
     try:
@@ -458,7 +456,7 @@ def _head_rows(head:torch.nn.Module, rows:torch.Tensor|None):
     finally: h.remove()
 
 # %% ../nbs/11_cache.ipynb #e34f3ea6
-def _check_prefill(model:TransformerLM, idx, lengths, max_len, backend):
+def _check_prefill(model:nn.Module, idx, lengths, max_len, backend):
     if not isinstance(idx, torch.Tensor) or idx.dim() != 2:
         got = tuple(idx.shape) if isinstance(idx, torch.Tensor) else type(idx).__name__
         raise ValueError(f"idx must be [B, T] token ids, got {got}")
@@ -484,7 +482,7 @@ def _check_prefill(model:TransformerLM, idx, lengths, max_len, backend):
 
 # %% ../nbs/11_cache.ipynb #b65433a7
 @torch.no_grad()
-def prefill(model:TransformerLM,
+def prefill(model:nn.Module,
             # [B, T] prompt token ids, right-padded (with any valid id) where `lengths` differ
             idx:torch.Tensor,
             lengths=None,              # [B] prompt lengths, each 1..T (list or tensor); None: all T
@@ -509,7 +507,7 @@ def prefill(model:TransformerLM,
     return logits, cache
 
 # %% ../nbs/11_cache.ipynb #d69ab0b9
-def _check_step(model:TransformerLM, next_idx, cache):
+def _check_step(model:nn.Module, next_idx, cache):
     if not isinstance(cache, DecodeCache):
         raise TypeError(f"cache must be the DecodeCache that prefill returned, got {type(cache).__name__}")
     if len(cache.layers) != len(model.blocks) or cache.attn != model.cfg.attn:
@@ -546,7 +544,7 @@ def _block_decode(blk, x, lc, pos, t_hi, uniform, rope, packed=None):
     return blk.residual(x, attend, mlp)
 
 # %% ../nbs/11_cache.ipynb #d0f1ccbe
-def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool,
+def _step(model:nn.Module, next_idx, cache:DecodeCache, t_hi:int|None, uniform:bool,
           packs:list|None=None) -> torch.Tensor:
     """One token per row through every block (`_block_decode`), `cache.lens` advanced on the device: logits `[B, 1,
     vocab]`. `packs`: one `PackedLayer` per block, or None."""
@@ -559,7 +557,7 @@ def _step(model:TransformerLM, next_idx, cache:DecodeCache, t_hi:int|None, unifo
 
 # %% ../nbs/11_cache.ipynb #3e69984e
 @torch.no_grad()
-def decode_step(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
+def decode_step(model:nn.Module, next_idx:torch.Tensor, cache:DecodeCache):
     """Feed one token per sequence, `next_idx [B, 1]`: returns logits `[B, 1, vocab]` and `cache` (updated in place:
     every row one longer)."""
     _check_step(model, next_idx, cache)
@@ -569,7 +567,7 @@ def decode_step(model:TransformerLM, next_idx:torch.Tensor, cache:DecodeCache):
     return logits, cache
 
 # %% ../nbs/11_cache.ipynb #e45a1097
-def decode_vs_forward(model:TransformerLM, prompt_lens:list, T_full:int, backend:str|None=None, seed:int=0,
+def decode_vs_forward(model:nn.Module, prompt_lens:list, T_full:int, backend:str|None=None, seed:int=0,
                       errors:bool=False):
     """Prefill rows `prompt_lens` long, decode to `T_full`: max relative error of the logits against one full forward
     (`errors`: the list of every row and step's), and (context, reads) per row and step. Asserts reads_act_total ==
