@@ -358,7 +358,7 @@ def generate(self:TransformerLM,
              context:int|None=None,     # feed only the last `context` tokens (e.g. the trained seq_len)
              cached:bool|None=None,     # None: cached where every layer has one; True: require it; False: full forwards
              graph:bool|None=None,      # cached steps replayed from a CUDA graph; None: where the caches allow it
-             compile:bool=False,        # the replayed step packed and compiled (notebook 11): faster steps, after
+             compile:bool=False,        # the replayed step packed and compiled (notebook 11a): faster steps, after
                                         # seconds of compiling at the first call of a model and cache size
             ) -> torch.Tensor:
     "Append `max_new_tokens` tokens to `idx`; returns `[B, T0 + max_new_tokens]`."
