@@ -11,10 +11,9 @@ import torch.distributed as dist
 from fastcore.basics import patch
 from .config import NSAConfig
 from .attention import NSAttention, nsa_branches_ref, gate_combine, resolve_backend, count_fallback
-import torch.nn.functional as F
 from torch.nn.attention.bias import causal_lower_right
 from .sliding import sliding_attention
-from .model import TransformerLM, GQAttention, WindowAttention, nsa_keys_per_query
+from .model import TransformerLM, GQAttention, WindowAttention, nsa_keys_per_query, _sdpa_gqa
 
 # %% auto #0
 __all__ = ['cp_chunks', 'cp_shard', 'cp_unshard', 'GatherParts', 'ContextSplit', 'chunk_attention', 'context_split',
@@ -106,11 +105,8 @@ def nsa_parts(self:ContextSplit, layer:NSAttention, x:torch.Tensor, return_branc
 def chunk_attention(layer:GQAttention, q, k, v, q0:int) -> torch.Tensor:
     "`q [B, c, HQ, K]` at positions `q0..q0+c-1` over `k, v [B, q0+c, H, K|V]` -> `[B, c, HQ, V]`, as `layer` attends."
     if isinstance(layer, WindowAttention): return sliding_attention(q, k, v, layer.w, q0=q0)[0]
-    qh, kh, vh = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
     mask = causal_lower_right(q.shape[1], k.shape[1])                         # query i sees keys s <= i + q0
-    if kh.shape[1] != qh.shape[1]:                                            # GQA: each key/value head G times
-        kh, vh = (t.repeat_interleave(qh.shape[1] // kh.shape[1], 1) for t in (kh, vh))
-    return F.scaled_dot_product_attention(qh, kh, vh, attn_mask=mask).transpose(1, 2)
+    return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask).transpose(1, 2)
 
 # %% ../nbs/07b_context_parallel.ipynb #b40c3fcb
 @patch

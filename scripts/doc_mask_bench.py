@@ -7,14 +7,14 @@ Training tokens/s with and without documents: `nsa_nb_bench train --doc_mask --l
 Documents have FineWeb-Edu's lengths (`sample_doc_cu_seqlens`: log-normal, median 400, mean 690 tokens). Attention rows
 time one layer's attention at the 125M model's heads (12 query heads, 2 key/value heads, 64 dims), bf16, forward and
 backward: cuDNN SDPA causal (unmasked), FlexAttention with the document mask (the dense baseline's masked path), and
-NSA's attention (the three branches and the gated sum, through `NSAttention._attend`) unmasked and masked. Writes OUT/doc_mask.json (rows, device, versions, command) and prints a table.
+NSA's attention (the three branches and the gated sum, through `NSAttention._attend`) unmasked and masked. Writes OUT/doc_mask.json (rows, device, versions, command) and prints each row as JSON.
 """
 import argparse, json, math, os, platform, sys, time
 import torch, triton
 from nsa_nb.config import named_config
 from nsa_nb.data import sample_doc_cu_seqlens
 from nsa_nb.reference import docs_from_cu, doc_spans
-from nsa_nb.model import flex_doc_attention, _sdpa_gqa
+from nsa_nb.model import flex_doc_attention, _sdpa_gqa, nsa_keys_per_query
 from nsa_nb.attention import NSAttention, get_fallback_counters
 
 
@@ -29,15 +29,12 @@ def time_ms(fn, reps=10, warmup=3):
     return a.elapsed_time(b) / reps
 
 
-def keys_per_query(cu, B, T, cfg):
-    "Mean keys a query reads, dense causal and NSA, without and with the documents (counted from the spans)."
-    pos = torch.arange(T, dtype=torch.float64)
-    def nsa(t):   # t: position in its sequence (0-based) -> compressed + selected + window keys
-        n_cmp = torch.where(t + 1 >= cfg.l, torch.div(t + 1 - cfg.l, cfg.d, rounding_mode='floor') + 1, 0)
-        return n_cmp + torch.minimum(t + 1, torch.full_like(t, cfg.n_sel * cfg.l_sel)) + torch.minimum(t + 1, torch.full_like(t, cfg.w))
-    within = torch.cat([torch.arange(e - s, dtype=torch.float64) for _, s, e in doc_spans(cu, T)])
-    return dict(dense_keys=float((pos + 1).mean()), dense_keys_docs=float((within + 1).mean()),
-                nsa_keys=float(nsa(pos).mean()), nsa_keys_docs=float(nsa(within).mean()))
+def keys_per_query(cu, T, cfg):
+    "Mean keys a query reads, dense causal and NSA (`nsa_keys_per_query`), over whole rows and within the documents."
+    lens = [e - s for _, s, e in doc_spans(cu, T)]
+    within = lambda f: sum(f(L) * L for L in lens) / sum(lens)                  # a document of L tokens: L queries
+    return dict(dense_keys=(T + 1) / 2, dense_keys_docs=within(lambda L: (L + 1) / 2),
+                nsa_keys=nsa_keys_per_query(T, cfg), nsa_keys_docs=within(lambda L: nsa_keys_per_query(L, cfg)))
 
 
 def attention_rows(T, tokens, log):
@@ -52,7 +49,7 @@ def attention_rows(T, tokens, log):
     v = torch.randn(B, T, H, mc.d_v, device=dev, dtype=dt, requires_grad=True)
     do = torch.randn(B, T, HQ, mc.d_v, device=dev, dtype=dt)
     row = dict(kind='attention', seq_len=T, batch_size=B, documents=len(doc_spans(cu, T)),
-               **keys_per_query(cu.cpu(), B, T, cfg.nsa))
+               **keys_per_query(cu.cpu(), T, cfg.nsa))
     def fb(f):
         def run():
             q.grad = k.grad = v.grad = None
