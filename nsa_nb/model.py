@@ -298,13 +298,14 @@ def hidden(self:TransformerLM, idx:torch.Tensor,
           ) -> torch.Tensor:
     "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads; each token sees its document."
     self._check_idx(idx)
+    docs = docs_from_cu(cu_seqlens, *idx.shape, idx.device)                  # checked and made once for every layer
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
     for blk in self.blocks:
         if not ckpt:
-            x = blk(x, cu_seqlens)
+            x = blk(x, docs)
             continue
-        x, stats = checkpoint(blk.forward_stats, x, cu_seqlens, use_reentrant=False)
+        x, stats = checkpoint(blk.forward_stats, x, docs, use_reentrant=False)
         if stats is not None and blk.attn.track_stats: blk.attn._last = stats
     return self.norm(x)
 

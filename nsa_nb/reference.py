@@ -105,9 +105,10 @@ def check_cu_seqlens(cu_seqlens, B:int, T:int):
         raise ValueError(f"cu_seqlens lacks the row boundary {missing[0]}: a document spans two rows of T={T}; split it "
                          f"there (every multiple of T must be an offset)")
 
-def docs_from_cu(cu_seqlens:torch.Tensor|None, B:int, T:int, device=None) -> Docs|None:
-    "The checked `Docs` of `cu_seqlens` on `device` (default: cu_seqlens'); None for None (one sequence per row)."
-    if cu_seqlens is None: return None
+def docs_from_cu(cu_seqlens:torch.Tensor|Docs|None, B:int, T:int, device=None) -> Docs|None:
+    """The checked `Docs` of `cu_seqlens` on `device` (default: cu_seqlens'); None for None (one sequence per row); a
+    `Docs` as it is (a model makes them once for all its layers)."""
+    if cu_seqlens is None or isinstance(cu_seqlens, Docs): return cu_seqlens
     check_cu_seqlens(cu_seqlens, B, T)
     return doc_bounds(cu_seqlens.to(device or cu_seqlens.device, torch.long, non_blocking=True), B, T)
 
