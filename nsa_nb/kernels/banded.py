@@ -489,7 +489,8 @@ def _dkdv_split(T:int, n_tiles:int, BT:int, device, tune:BandedTuning|None=None)
     t = tune or BandedTuning()
     if INTERPRET: return min(T, 32)   # small on a CPU: the split path is tested
     split = min(T, t.dkdv_split)
-    want = triton.cdiv(2 * torch.cuda.get_device_properties(device).multi_processor_count, n_tiles)
+    want = triton.cdiv(2 * torch.cuda.get_device_properties(device).multi_processor_count,
+                       max(n_tiles, 1))                                         # no key yet: 0 tiles
     n_sp = max(triton.cdiv(T, split), min(want, triton.cdiv(T, t.dkdv_min_split)))
     return min(T, triton.cdiv(triton.cdiv(T, n_sp), BT) * BT)                    # whole row tiles per program
 
