@@ -10,9 +10,10 @@ import torch
 import torch.nn.functional as F
 from fastcore.script import call_parse, Param
 from .config import NSAConfig, RunConfig, load_config, named_config
-from .data import sample_doc_cu_seqlens
+from .data import sample_doc_cu_seqlens, text_splits
+from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
-from .model import TransformerLM
+from .model import TransformerLM, _sdpa_gqa
 from .attention import NSAttention
 from .preflight import resolve_precision
 from .train import autocast_ctx, make_optimizer, compile_counts
@@ -23,8 +24,9 @@ from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
-           'TRAIN_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work', 'bench_kernels',
-           'speedups', 'table', 'per_flop', 'plot_kernels', 'synthetic_train_step', 'train_throughput', 'bench_train',
+           'TRAIN_NOTES', 'TRAINED_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work',
+           'bench_kernels', 'speedups', 'table', 'per_flop', 'plot_kernels', 'attention_inputs', 'held_out_tokens',
+           'tile_distinct_blocks', 'bench_trained', 'synthetic_train_step', 'train_throughput', 'bench_train',
            'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode', 'sweep_decode_tuning',
            'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
 
@@ -198,6 +200,86 @@ def plot_kernels(rows:list[dict], path=None):
     fig.tight_layout()
     if path: fig.savefig(path, dpi=110)
     return fig
+
+# %% ../nbs/12_bench.ipynb #1284e680
+@torch.no_grad()
+def attention_inputs(model:TransformerLM, idx:torch.Tensor, layer:int) -> tuple:
+    "`(attn, q, ks, vs, g)`: block `layer`'s attention module and its inputs when `model` reads `idx [B, T]`."
+    if not 0 <= layer < len(model.blocks):
+        raise ValueError(f"layer={layer}: the model has layers 0..{len(model.blocks) - 1}")
+    x = model.tok_emb(idx)                                                       # [B, T, dim]
+    for blk in model.blocks[:layer]: x = blk(x)
+    blk = model.blocks[layer]
+    if not isinstance(blk.attn, NSAttention):
+        raise ValueError(f"layer {layer} is {type(blk.attn).__name__}, not NSA: give an NSA model's run")
+    h = blk.norm1(x)
+    q, ks, vs = blk.attn._heads(h)                                               # [B, T, HQ, K], ([B, T, H, K|V],) * 3
+    return blk.attn, q, ks, vs, blk.attn.gate(h)                                 # g [B, T, HQ, 3]
+
+# %% ../nbs/12_bench.ipynb #6226edc9
+def held_out_tokens(cfg:RunConfig, tok, B:int, T:int) -> torch.Tensor:
+    "`[B, T]` token ids: the first `B` validation chunks of `T` tokens of the stdlib/local run `cfg`."
+    if cfg.data.dataset not in ('stdlib', 'local'):
+        raise ValueError(f"data.dataset={cfg.data.dataset!r}: trained inputs are read from a stdlib or local text run's "
+                         "held-out text; give a run trained with data.dataset=stdlib or local")
+    _, va, _ = text_splits(cfg, tok, T)
+    if len(va) < B:
+        raise ValueError(f"the run's held-out text holds {len(va.stream):,} tokens, {len(va)} chunks of {T:,}: fewer than "
+                         f"B={B}; give a shorter length or a smaller batch")
+    return torch.stack([va[i][:T] for i in range(B)])
+
+# %% ../nbs/12_bench.ipynb #cfca61df
+def tile_distinct_blocks(idx:torch.Tensor,   # [B, T, H, n_sel] selected blocks (-1: none)
+                         tile:int=10) -> float:
+    "Mean distinct blocks per tile of `tile` consecutive queries, over tiles, rows and KV heads."
+    B, T, H, n = idx.shape
+    t = T // tile * tile
+    x = idx[:, :t].reshape(B, t // tile, tile, H, n).permute(0, 1, 3, 2, 4).flatten(3)   # [B, tiles, H, tile*n]
+    s = x.sort(-1).values
+    new = torch.ones_like(s, dtype=torch.bool)
+    new[..., 1:] = s[..., 1:] != s[..., :-1]                                      # first of each distinct value
+    return ((new & (s >= 0)).sum(-1).float().mean().item())
+
+# %% ../nbs/12_bench.ipynb #a5238430
+def bench_trained(source,                         # a run directory or checkpoint file (`model_from_checkpoint`)
+                  lengths=(8192, 32768), layers=None, # layers: indices (None: first, middle, last)
+                  tokens:int=32768, log=print) -> list[dict]:
+    "Rows per (T, layer): ms of NSA's attention fwd+bwd on trained and random inputs, cuDNN's on the trained, selections."
+    import triton
+    model, cfg, tok = model_from_checkpoint(source, 'cuda')
+    L = len(model.blocks)
+    layers = sorted({0, L // 2, L - 1}) if layers is None else layers
+    rows = []
+    for T in lengths:
+        B = max(1, tokens // T)
+        idx = held_out_tokens(cfg, tok, B, T).cuda()
+        for layer in layers:
+            with torch.autocast('cuda', torch.bfloat16):
+                attn, q, ks, vs, g = attention_inputs(model, idx, layer)
+            HQ, H, K, V = q.shape[2], ks[0].shape[2], q.shape[3], vs[0].shape[3]
+            leaves = {}                                                              # shared K/V: one leaf, as in the model
+            leaf = lambda t: leaves.setdefault(id(t), t.to(torch.bfloat16).requires_grad_())
+            q_, k_, v_, g_ = leaf(q), tuple(map(leaf, ks)), tuple(map(leaf, vs)), leaf(g)
+            trained = list(leaves.values())
+            rand = [t.detach().requires_grad_() for t in _inputs(B, T, HQ, H, K, V, torch.bfloat16, 'bthd')]
+            def nsa(q, ks, vs, g):
+                with torch.autocast('cuda', torch.bfloat16): return attn._attend(q, ks, vs, g)
+            def fwdbwd(f, ins):
+                o, *extra = f()
+                do = torch.randn_like(o)
+                return triton.testing.do_bench(lambda: torch.autograd.grad(f()[0], ins, do), warmup=25, rep=200), extra
+            ms, (_, sel) = fwdbwd(lambda: nsa(q_, k_, v_, g_), trained)
+            rq, rk, rv, rg = rand
+            ms_rand, (_, sel_rand) = fwdbwd(lambda: nsa(rq, (rk,) * 3, (rv,) * 3, rg), rand)
+            sdpa = lambda: (_sdpa_gqa(q_.transpose(1, 2), k_[0].transpose(1, 2), v_[0].transpose(1, 2)),)
+            cudnn_ms, _ = fwdbwd(sdpa, [q_, k_[0], v_[0]])
+            r = dict(seq_len=T, batch_size=B, layer=layer, trained_ms=ms, random_ms=ms_rand, cudnn_ms=cudnn_ms,
+                     trained_tile_blocks=tile_distinct_blocks(sel), random_tile_blocks=tile_distinct_blocks(sel_rand),
+                     fallbacks=attn.get_fallback_counters()['total_fallbacks'])
+            rows.append(r)
+            log(json.dumps(r))
+            torch.cuda.empty_cache()
+    return rows
 
 # %% ../nbs/12_bench.ipynb #c6199942
 def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device):
@@ -519,7 +601,7 @@ def summary_rows(root=None) -> list[dict]:
 BENCH_DEFAULTS = dict(kernels=dict(lengths='4096,8192,16384,32768,65536', modes='fwd,fwdbwd'),   # where not given
                       train=dict(lengths='2048,8192,32768,65536'),
                       decode=dict(lengths='8192,16384,32768,65536,131072', modes='eager,graph,compiled'),
-                      generate=dict(lengths='2048,16384'))
+                      generate=dict(lengths='2048,16384'), trained=dict(lengths='8192,32768'))
 BENCH_MODES = dict(kernels=('fwd', 'fwdbwd'), decode=('eager', 'graph', 'compiled'))
 
 def _default(f, name:str):
@@ -549,6 +631,21 @@ TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compil
                f"seq_len)); tokens/s over {_default(bench_train, 'steps')} timed steps after "
                f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model "
                "(nsa_nb.bench.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
+
+TRAINED_NOTES = ("One NSA layer's attention (NSAttention._attend: the three branches and the gated sum), forward+backward, "
+                 "bf16, the median of triton.testing.do_bench; trained: the layer's inputs when the run's model reads "
+                 "its held-out text; random: standard normal q, k, v and uniform gates of the same shapes (the kernels "
+                 f"benchmark's); cudnn: SDPA causal on the trained q, k, v. {_default(bench_trained, 'tokens'):,} tokens "
+                 "per call (batch max(1, tokens // seq_len)). *_tile_blocks: distinct blocks a tile of 10 consecutive "
+                 "queries selects per KV head (tile_distinct_blocks).")
+
+def _layers(s:str|None) -> list[int]|None:
+    "`--layers` '0,5,11' as [0, 5, 11] (None: bench_trained's default), or SystemExit saying what to write."
+    if s is None: return None
+    try: xs = [int(x) for x in s.split(',') if x.strip()]
+    except ValueError: xs = []
+    if not xs or min(xs) < 0: raise SystemExit(f"--layers takes comma-separated layer indices from 0, e.g. 0,5,11; got {s!r}")
+    return xs
 
 def _batch_shapes(s:str) -> list[tuple[int, int]]:
     "`--train_batches` '16x2048,4x8192' as [(16, 2048), (4, 8192)] ('' for none), or SystemExit saying what to write."
@@ -596,7 +693,7 @@ def save_finished(path, rows:list, command:str, title:str, notes:str=''):
 @call_parse
 def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M model tokens/s, NSA vs dense; "
                             "decode: ms per token, NSA vs dense from a KV cache; generate: tokens/s of generate, "
-                            "eager, graph and compiled steps",
+                            "eager, graph and compiled steps; trained: one NSA layer on a trained run's inputs against random ones",
                             str, opt=False, nargs='?')='kernels',
                  # folder for the result file (<what>.json) and its CSV/PNG; `results` replaces the curated one
                  out:str='runs/bench',
@@ -613,7 +710,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  parts:str='core,layer,model',
                  # kernels: more B x T rows at the model125m shape (its training steps); '' for none
                  train_batches:str='16x2048,4x8192',
-                 doc_mask:bool=False):     # train: also every row with packed documents of FineWeb-Edu's lengths
+                 doc_mask:bool=False,      # train: also every row with packed documents of FineWeb-Edu's lengths
+                 inputs:str=None,          # trained: the run directory or checkpoint whose layers' inputs are timed
+                 layers:str=None):         # trained: comma-separated layer indices (default: first, middle, last)
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""
     if what not in BENCH_DEFAULTS:
@@ -625,7 +724,11 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     bs = _csv(batches, 'batches', int)
     ps = _csv(parts, 'parts', allowed=DECODE_PARTS)
     shs, ims = _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=IMPLS)
-    tbs = _batch_shapes(train_batches)
+    tbs, lys = _batch_shapes(train_batches), _layers(layers)
+    if what == 'trained':
+        if not inputs or find_checkpoint(inputs) is None:
+            raise SystemExit(f"nsa_nb_bench trained --inputs {inputs}: give a run directory or checkpoint of an NSA model "
+                             "trained on stdlib or local text (e.g. nsa_nb_train --config longctx_8k --out runs/lc8k)")
     if not torch.cuda.is_available():
         raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
     o, j = Path(out), lambda xs: ','.join(map(str, xs))
@@ -637,6 +740,12 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
         rows = bench_train(lens, log=saving_log(*res), doc_masks=(False, True) if doc_mask else (False,))
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
+    if what == 'trained':
+        res = (o/'trained.json', cmd + f" --inputs {inputs}" + (f" --layers {j(lys)}" if lys else ''),
+               "One NSA layer's attention on a trained run's inputs, against random inputs and cuDNN", TRAINED_NOTES)
+        rows = bench_trained(inputs, lens, lys, log=saving_log(*res))
+        save_finished(res[0], rows, *res[1:])
+        return print(md_table(rows))
     if what == 'generate':
         rows = bench_generate(lens, bs)
         save_result(o/'generate.json', rows, cmd + f" --batches {j(bs)}", 'model.generate tokens/s, 125M model shape, '
@@ -661,5 +770,5 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     print(table(rows))
 
 if __name__ == '__main__' and globals().get('__spec__') is not None and callable(nsa_nb_bench): nsa_nb_bench()
-# python -m nsa_nb.bench [kernels|train|decode|generate] ...: fastcore's call_parse already runs it under
+# python -m nsa_nb.bench [kernels|train|decode|generate|trained] ...: fastcore's call_parse already runs it under
 # `python -m` and leaves None behind (calling it again would be a TypeError)
