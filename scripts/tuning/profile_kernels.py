@@ -2,7 +2,8 @@
 name, from torch.profiler over 3 steps after 3 warm-up steps, bf16, random inputs, one GPU; under a minute per shape.
 Then the same shape's causal SDPA forward+backward (torch's default backend: cuDNN on an H100), for comparison.
 With --docs, each shape runs twice: without documents, then with packed documents of FineWeb-Edu's lengths
-(`sample_doc_cu_seqlens`, notebook 08).
+(`sample_doc_cu_seqlens`, notebook 08), and the operators that take the most host time per call. Each run also prints
+its wall time per call: above the kernels' sum, the GPU waited for the host.
 Usage: python3 scripts/tuning/profile_kernels.py [--docs] B,T,HQ,H,K[,V],TAG [...] (V defaults to K)
   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k 1,16384,64,4,192,128,k192"""
 import sys, math, torch, json
@@ -26,9 +27,29 @@ def run(B, T, HQ, H, K, V, tag, with_docs=False):
         o.backward(torch.ones_like(o))
     rows = kernel_times(step)
     tot = sum(v[0] for v in rows.values())
-    print(f"== {tag}{' with documents' if with_docs else ''} B={B} T={T} HQ={HQ} H={H} K={K} V={V}: {tot:.2f} ms of kernels per fwd+bwd", flush=True)
+    wall = wall_ms(step)
+    print(f"== {tag}{' with documents' if with_docs else ''} B={B} T={T} HQ={HQ} H={H} K={K} V={V}: {tot:.2f} ms of kernels "
+          f"per fwd+bwd, {wall:.2f} ms wall (the GPU idle {max(0., wall - tot):.2f} ms)", flush=True)
     for k_, (t, c) in sorted(rows.items(), key=lambda x: -x[1][0])[:18]: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")
     if not with_docs: sdpa(B, T, HQ, H, K, V)
+    else: host_ops(step)
+
+def wall_ms(step, n:int=10) -> float:
+    "Mean ms per call of `step()` between CUDA events over `n` calls after 3: kernels and whatever the GPU waits for."
+    for _ in range(3): step()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize(); a.record()
+    for _ in range(n): step()
+    b.record(); torch.cuda.synchronize()
+    return a.elapsed_time(b) / n
+
+def host_ops(step, top:int=15):
+    "The operators that take the most host time per call of `step()` (torch.profiler, CPU activity): where a GPU idles."
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CPU]) as p:
+        for _ in range(3): step()
+    ev = sorted(p.key_averages(), key=lambda e: -e.self_cpu_time_total)[:top]
+    for e in ev: print(f"  host {e.self_cpu_time_total / 3 / 1000:8.3f} ms {e.count // 3:4d}x  {e.key[:90]}")
 
 def sdpa(B, T, HQ, H, K, V):
     "Mean ms of SDPA's causal forward+backward with GQA, CUDA events over 10 steps after 3."
