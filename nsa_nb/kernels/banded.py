@@ -46,12 +46,12 @@ def _key_tiles(t0, t_last, S, ps, po, w, BN: tl.constexpr, WINDOW: tl.constexpr)
     [s_a, s_b): the key tiles s_lo + k*BN that every one of those queries sees whole, so they need no mask; the tiles
     before and after do."""
     s_hi = _n_seen(t_last, S, ps, po)
-    if WINDOW: s_lo = tl.maximum(t0 - w + 1, 0)          # window keys have ps = 1, po = 0
+    if WINDOW: s_lo = tl.maximum(t0 - w + 1 - po, 0)     # window keys have ps = 1: pi(s) = s + po
     else: s_lo = s_hi * 0
     n_all = _n_seen(t0, S, ps, po)   # keys t0 sees: every later query sees them too
     nk = tl.cdiv(s_hi - s_lo, BN)
     k_b = tl.maximum(n_all - s_lo, 0) // BN
-    if WINDOW: k_a = tl.cdiv(tl.maximum(t_last - w + 1 - s_lo, 0), BN)          # past the window's edge for t_last
+    if WINDOW: k_a = tl.cdiv(tl.maximum(t_last - w + 1 - po - s_lo, 0), BN)     # past the window's edge for t_last
     else: k_a = k_b * 0
     k_a = tl.minimum(k_a, nk)
     return s_lo, s_lo + k_a * BN, s_lo + tl.minimum(tl.maximum(k_b, k_a), nk) * BN, s_hi
@@ -581,12 +581,18 @@ def banded_attention(q:torch.Tensor,  # [B, T, HQ, K] queries
 
 # %% ../../nbs/06a_kernel_banded.ipynb #2fbc173a
 def compressed_attention_triton(q, k_cmp, v_cmp, l:int, d:int, scale=None,
-                                docs:Docs|None=None):   # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
+                                docs:Docs|None=None,    # packed documents: k_cmp, v_cmp in `cmp_slots`' slots
+                                q0:int=0):              # position of q's first query; k_cmp from position 0
     "Compressed branch: block i sits at its last token i*d + l - 1; with `docs`, its document's blocks only."
     k_range = None if docs is None else cmp_key_range(docs, l, d)
-    return banded_attention(q, k_cmp, v_cmp, (d, l - 1), None, scale, k_range)
+    return banded_attention(q, k_cmp, v_cmp, (d, l - 1 - q0), None, scale, k_range)   # positions as q's rows see them
 
 def sliding_attention_triton(q, k, v, w:int, scale=None,
-                             docs:Docs|None=None):      # packed documents: the window stops at the document's start
+                             docs:Docs|None=None,       # packed documents: the window stops at the document's start
+                             q0:int=0,                  # position of q's first query ...
+                             k0:int=0):                 # ... and of k's first key (a chunk of the sequence)
     "Sliding branch: keys t-w < s <= t (and s >= s_t with `docs`)."
-    return banded_attention(q, k, v, (1, 0), w, scale, None if docs is None else win_key_range(docs))
+    if k0 > max(q0 - w + 1, 0):
+        raise ValueError(f"k0={k0}: the window of the query at q0={q0} reaches back to {max(q0 - w + 1, 0)}; give keys "
+                         "from there")
+    return banded_attention(q, k, v, (1, k0 - q0), w, scale, None if docs is None else win_key_range(docs))
