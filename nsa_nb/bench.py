@@ -287,7 +287,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     # the batch: [batch_size, seq_len + 1] random tokens, the same at every step
     tc = run_cfg.train
     torch.manual_seed(0)
-    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device).set_gradient_checkpointing(tc.gradient_checkpointing)
+    model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device)
+    model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention)
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)

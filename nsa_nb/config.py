@@ -130,6 +130,7 @@ class TrainConfig(_Section):
     grad_clip: float = 1.0         # global grad-norm clip; 0 disables
     precision: str = 'auto'        # 'auto' (bf16 on GPU, fp32 on CPU), 'bf16', 'fp16', 'fp32'
     gradient_checkpointing: bool = False  # recompute each block in backward: less memory, ~30% more compute
+    keep_attention: bool = False   # with gradient_checkpointing: keep the attention kernels' outputs, recompute the rest
     compile: bool = False          # torch.compile the model
     # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under
     # train.compile the graph is cut at the buckets, so that the all-reduce of one overlaps the backward of the next
@@ -172,6 +173,9 @@ class TrainConfig(_Section):
         if isinstance(cp, int) and cp > 1 and self.seq_len % (2 * cp):
             p.append(f"train.seq_len={self.seq_len} must be a multiple of 2 x train.context_parallel = {2 * cp} (each "
                      f"rank holds two equal chunks): use train.seq_len={max(1, self.seq_len // (2 * cp)) * 2 * cp}")
+        if self.keep_attention and not self.gradient_checkpointing:
+            p.append("train.keep_attention=true keeps the attention's outputs through gradient checkpointing: set "
+                     "train.gradient_checkpointing=true too (or train.keep_attention=false)")
         if not self.ddp_bucket_mb > 0: p.append(f"train.ddp_bucket_mb={self.ddp_bucket_mb}: must be > 0 MiB (torch's default 25)")
         if self.precision not in ('auto', 'bf16', 'fp16', 'fp32'):
             p.append(f"train.precision={self.precision!r}: must be 'auto', 'bf16', 'fp16' or 'fp32'")

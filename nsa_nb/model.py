@@ -8,7 +8,7 @@ import collections, contextlib, functools, math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.checkpoint import checkpoint
+from torch.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts, CheckpointPolicy
 from torch.nn.attention.flex_attention import flex_attention, BlockMask
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
@@ -18,9 +18,10 @@ from .sliding import sliding_attention
 from .reference import Docs, docs_from_cu, doc_pos
 
 # %% auto #0
-__all__ = ['RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
+__all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
            'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'LMHeadLoss',
-           'lm_head_loss', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
+           'lm_head_loss', 'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query',
+           'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -208,7 +209,8 @@ class TransformerLM(nn.Module):
         self.norm = RMSNorm(mc.dim, mc.norm_eps)
         self.head = nn.Linear(mc.dim, mc.vocab_size, bias=False)
         if mc.tie_embeddings: self.head.weight = self.tok_emb.weight
-        self.gradient_checkpointing = False   # recompute each block in the backward (set_gradient_checkpointing)
+        self.gradient_checkpointing = False   # recompute each block in the backward (set_gradient_checkpointing) ...
+        self.keep_attention = False           # ... but keep what its attention kernels returned
         self.reset_parameters()
 
 # %% ../nbs/07_model.ipynb #2d5f99d8
@@ -267,10 +269,26 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
 
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
-def set_gradient_checkpointing(self:TransformerLM, on:bool=True):
+def set_gradient_checkpointing(self:TransformerLM, on:bool=True,
+                               keep_attention:bool=False):   # keep the attention kernels' outputs (`keep_attention_policy`)
     "Turn per-block activation checkpointing on or off; returns the model."
-    self.gradient_checkpointing = on
+    self.gradient_checkpointing, self.keep_attention = on, on and keep_attention
     return self
+
+# %% ../nbs/07_model.ipynb #8abb8d9c
+KEPT_OPS = ('nsa_nb::nsa_fwd', 'nsa_nb::banded_fwd',   # NSA's operator; the window-only model's banded kernel
+            'aten::_scaled_dot_product_flash_attention', 'aten::_scaled_dot_product_cudnn_attention',
+            'aten::_scaled_dot_product_efficient_attention')   # dense SDPA on the GPU
+
+def keep_attention_policy(ctx, op, *args, **kwargs):
+    "Selective checkpointing's rule: save the outputs of the attention operators (`KEPT_OPS`), recompute the others."
+    name = op.name().split('.')[0] if callable(getattr(op, 'name', None)) else ''
+    return CheckpointPolicy.MUST_SAVE if name in KEPT_OPS else CheckpointPolicy.PREFER_RECOMPUTE
+
+def _keep_attention_context(model) -> dict:
+    "`checkpoint`'s `context_fn` for `model.keep_attention`, as keyword arguments (none: recompute everything)."
+    if not model.keep_attention: return {}
+    return dict(context_fn=functools.partial(create_selective_checkpoint_contexts, keep_attention_policy))
 
 # %% ../nbs/07_model.ipynb #a226cabd
 @patch
@@ -305,7 +323,7 @@ def hidden(self:TransformerLM, idx:torch.Tensor,
         if not ckpt:
             x = blk(x, docs)
             continue
-        x, stats = checkpoint(blk.forward_stats, x, docs, use_reentrant=False)
+        x, stats = checkpoint(blk.forward_stats, x, docs, use_reentrant=False, **_keep_attention_context(self))
         if stats is not None and blk.attn.track_stats: blk.attn._last = stats
     return self.norm(x)
 
