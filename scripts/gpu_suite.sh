@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Everything GPU-side in one go, for a GPU node: the `#| gpu` cells of every notebook that has them, then the kernel,
 # training, decode and generation benchmarks. Logs and JSON go to OUT (default runs/gpu_suite). Under an hour on one
-# H100: each part has its own time limit (10 minutes per notebook, 200 to 1,200 s per benchmark; a benchmark stopped by
+# H100: each part has its own time limit (NB_TIMEOUT, default 15 minutes per notebook: 06c's take 10 on an H200, 200 to 1,200 s per benchmark; a benchmark stopped by
 # its limit keeps the rows it measured, in <name>.incomplete.json). With several GPUs visible the notebooks run side by
 # side, one per GPU (each with its share of the CPU cores); the benchmarks always run one at a time, on the first GPU,
 # after the tests: another process on the node slows the host side of a step and would show in their timings. On a
@@ -32,7 +32,7 @@ if want tests; then
     ( for (( i = g; i < ${#nbs[@]}; i += lanes )); do
         name=$(basename "${nbs[i]}" .ipynb)
         if CUDA_VISIBLE_DEVICES=${gpus[g]} OMP_NUM_THREADS=$threads TORCHINDUCTOR_COMPILE_THREADS=$threads \
-             timeout 600 nbdev_test --flags gpu --n_workers 1 --path "${nbs[i]}" > "$OUT/test_$name.log" 2>&1; then echo "PASS $name"
+             timeout ${NB_TIMEOUT:-900} nbdev_test --flags gpu --n_workers 1 --path "${nbs[i]}" > "$OUT/test_$name.log" 2>&1; then echo "PASS $name"
         else echo "FAIL $name (rc $?; $OUT/test_$name.log):"; tail -20 "$OUT/test_$name.log"; touch "$OUT/.failed_$name"; fi
       done ) &
   done; wait
