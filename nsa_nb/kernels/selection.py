@@ -84,14 +84,15 @@ def _doc_base(DS, i_m, i_b, T, BT: tl.constexpr):
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e404793e
 @triton.jit
-def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, scale,
+def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, S, q0, scale,
                   HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                   BM: tl.constexpr,
                   BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
                   PREC: tl.constexpr, CMB: tl.constexpr, DOCS: tl.constexpr):
     """Rows `r_t, r_g` ([BM] token, head in group) attend over the blocks `BLK[lst : lst + nblk]`; stores their o and
     lse, and with `CMB` Eq. 5's gated sum into OG. `BK2`: the head dim's second tile (06a's `head_tiles`), or 0.
-    `DOCS`: the blocks count from the rows' document start `s0`."""
+    `DOCS`: the blocks count from the rows' document start `s0`. Keys: `S` rows per batch row, the query in row t at
+    position q0 + t (a chunk of the sequence; else S = T, q0 = 0)."""
     o_k, o_v = tl.arange(0, BK), tl.arange(0, BV)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g                                      # [BM] flat (b, t, head)
     b_q = load_cols(Q, row, m_r, K, 0, BK)                                          # [BM, BK]
@@ -104,15 +105,15 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
         j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)                              # the block's token positions
         if DOCS: o_s += s0                                                           # block j of the document at s0
-        m_s = (o_s <= t_hi) & (j >= 0)                                               # none after the tile's last token
-        key = (i_b * T + o_s) * H + i_h
+        m_s = (o_s <= t_hi + q0) & (j >= 0)                                          # none after the tile's last token
+        key = (i_b * S + o_s) * H + i_h
         # [BK, BS]
         b_k = tl.load(Kt + key[None, :] * K + o_k[:, None], mask=m_s[None, :] & (o_k < K)[:, None], other=0.)
         # [BS, BV]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
         b_s = tl.dot(b_q, b_k, input_precision=PREC)                              # [BM, BS]
         if BK2 > 0: b_s += tl.dot(b_q2, tl.trans(load_cols(Kt, key, m_s, K, BK, BK2)), input_precision=PREC)
-        b_s = b_s * qk_scale + _sel_bias(b_sel, j, o_s, r_t, ONE)
+        b_s = b_s * qk_scale + _sel_bias(b_sel, j, o_s, r_t + q0, ONE)
         # a row that skips this block adds nothing
         b_m, b_l, b_acc = online_softmax_step(b_s, b_v, b_m, b_l, b_acc, PREC)
     b_o = (b_acc / tl.where(b_l == 0., 1., b_l)[:, None]).to(O.dtype.element_ty)
@@ -126,7 +127,7 @@ def _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, lst, nblk, r_t, r_g, m
 
 # %% ../../nbs/06b_kernel_selection.ipynb #43ac0f46
 @triton.jit
-def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, O, LSE, GT, OC, OW, OG, T, n_tiles, n_u, union_max, scale,
+def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, O, LSE, GT, OC, OW, OG, T, S, q0, n_tiles, n_u, union_max, scale,
                     HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                     NSEL: tl.constexpr,
                     NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
@@ -145,7 +146,7 @@ def _sel_fwd_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, O, LSE, GT, OC, OW, OG, T, n_
             else: s0 = _doc_base(DS, i_m, i_b, T, BT_U)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_fwd_rows(Q, Kt, Vt, BLK, O, LSE, GT, OC, OW, OG, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, s0,
-                          i_b, i_h, T, scale,
+                          i_b, i_h, T, S, q0, scale,
                           HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, CMB, DOCS)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #59958cf3
@@ -223,6 +224,14 @@ def doc_starts(doc_start:torch.Tensor|None, B:int, T:int) -> torch.Tensor|None:
                          f"{tuple(doc_start.shape)}")
     return doc_start.to(torch.int32).contiguous()
 
+def _key_rows(k, T:int, q0:int, doc_start) -> int:
+    "Keys per batch row: T, or q0 + T for queries at q0 (a chunk of the sequence; no packed documents with it)."
+    S = k.shape[1]
+    if S != q0 + T or (q0 and doc_start is not None):
+        raise ValueError(f"k has {S} rows for {T} queries at q0={q0}: want keys from position 0 to the last query, "
+                         f"{q0 + T} rows" + (" (and no packed documents with q0)" if q0 and doc_start is not None else ''))
+    return S
+
 def check_idx(q, k, v, idx):
     """`idx` must be `[B, T, H, n_sel]` for `q [B,T,HQ,K]`, `k, v [B,T,H,K|V]`: a clear error before any launch reads
     past it."""
@@ -236,12 +245,13 @@ def check_idx(q, k, v, idx):
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             gated:tuple|None=None,   # (g [B,T,HQ,3], o_c, o_w [B,T,HQ,V]), contiguous: Eq. 5's gated sum too
             tune:SelTuning|None=None, # launch choices; None: the defaults
-            doc_start:torch.Tensor|None=None): # [B, T] packed documents: s_t, and idx counts blocks from it
+            doc_start:torch.Tensor|None=None, # [B, T] packed documents: s_t, and idx counts blocks from it
+            q0:int=0):               # position of q's first query; k, v from position 0 (a chunk of the sequence)
     """Forward launch: `q [B,T,HQ,K]`, `k [B,T,H,K]`, `v [B,T,H,V]`, `idx [B,T,H,n]` -> `o [B,T,HQ,V]`, `lse [B,T,HQ]`
     (and with `gated` the gated sum); `tiles` from `sel_tiles` (made here if None); with `doc_start` block j of query
     t holds keys `s_t + [j*l_sel, (j+1)*l_sel)`."""
     B, T, HQ, H, G, K, V = check_idx(q, k, v, idx)
-    tune, ds = tune or SelTuning(), doc_starts(doc_start, B, T)
+    tune, ds, S = tune or SelTuning(), doc_starts(doc_start, B, T), _key_rows(k, T, q0, doc_start)
     q, k, v, idx = q.contiguous(), k.contiguous(), v.contiguous(), idx.to(torch.int32).contiguous()
     o, lse = q.new_empty(B, T, HQ, V), torch.empty(B, T, HQ, device=q.device, dtype=torch.float32)
     o_g = None if gated is None else torch.empty_like(o)
@@ -256,7 +266,7 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
         meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune, fwd=True) | dict(
             HQ=HQ, H=H, PREC=dot_precision(q.dtype), CMB=gated is not None, DOCS=ds is not None)
         _sel_fwd_kernel[(triton.cdiv(n_units, meta['TPP']), B * H)](q, k, v, idx, lists, nblk,
-                                                                    idx if ds is None else ds, o, lse, *cmb, T,
+                                                                    idx if ds is None else ds, o, lse, *cmb, T, S, q0,
                                                                     n_units, n_u, _union_max(G, idx.shape[-1], tune),
                                                                     scale, **meta)
     return (o, lse) if gated is None else (o, lse, o_g)
@@ -309,7 +319,7 @@ def tile_blocks(idx:torch.Tensor, BT:int,
 
 # %% ../../nbs/06b_kernel_selection.ipynb #4f4ab5fb
 @triton.jit
-def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, scale,
+def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h, T, S, q0, scale,
                  HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BM: tl.constexpr,
                  BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr, ONE: tl.constexpr,
                  PREC: tl.constexpr, ACC: tl.constexpr, DOCS: tl.constexpr):
@@ -327,13 +337,13 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
         j = tl.load(BLK + lst + i)
         o_s = tl.maximum(j, 0) * BS + tl.arange(0, BS)
         if DOCS: o_s += s0                                                           # block j of the document at s0
-        m_s = (o_s <= t_hi) & (j >= 0)
-        key = (i_b * T + o_s) * H + i_h
+        m_s = (o_s <= t_hi + q0) & (j >= 0)
+        key = (i_b * S + o_s) * H + i_h
         # [BS, BK]
         b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)
         # [BS, BV]
         b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)
-        b_bias = _sel_bias(b_sel, j, o_s, r_t, ONE)
+        b_bias = _sel_bias(b_sel, j, o_s, r_t + q0, ONE)
         b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                                          # [BM, BS]
         if BK2 > 0:
             b_k2 = load_cols(Kt, key, m_s, K, BK, BK2)                                                  # [BS, BK2]
@@ -348,7 +358,7 @@ def _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, lst, nblk, r_t, r_g, m_r, b
 
 # %% ../../nbs/06b_kernel_selection.ipynb #5b34edfd
 @triton.jit
-def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, DO, LSE, DELTA, DQ, T, n_tiles, n_u, union_max, scale,
+def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, DO, LSE, DELTA, DQ, T, S, q0, n_tiles, n_u, union_max, scale,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                        NSEL: tl.constexpr,
                        NSELP: tl.constexpr, BM: tl.constexpr, BT_U: tl.constexpr, BK: tl.constexpr,
@@ -367,12 +377,12 @@ def _sel_bwd_dq_kernel(Q, Kt, Vt, IDX, BLK, NBLK, DS, DO, LSE, DELTA, DQ, T, n_t
             else: s0 = _doc_base(DS, i_m, i_b, T, BT_U)
         if _sel_takes(NBLK, i_m, i_b, i_h, nblk, union_max, n_tiles, T, H, BT_U, ONE):
             _sel_dq_rows(Q, Kt, Vt, BLK, DO, LSE, DELTA, DQ, tile * n_u, nblk, r_t, r_g, m_r, b_sel, t_hi, s0, i_b, i_h,
-                         T, scale, HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, ACC, DOCS)
+                         T, S, q0, scale, HQ, H, G, K, V, BM, BK, BK2, BV, BS, ONE, PREC, ACC, DOCS)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #d0d9134b
 @triton.jit
 def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, SEG_OUT,
-                         DK, DV, PK, PV, DQP, DS, T, n_slc, n_sel, scale,
+                         DK, DV, PK, PV, DQP, DS, T, S, q0, n_slc, n_sel, scale,
                          HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
                          BR: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
                          PREC: tl.constexpr, DQK: tl.constexpr, DOCS: tl.constexpr):
@@ -383,10 +393,10 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
     o_k, o_v, o_s = tl.arange(0, BK), tl.arange(0, BV), j * BS + tl.arange(0, BS)
     if DOCS: o_s = j + tl.arange(0, BS)                                             # j: the block's first key
     o_r = tl.arange(0, BR)                                                          # rows: (query, head) pairs
-    m_s = (o_s < T) & valid                                                         # an empty segment writes nothing
+    m_s = (o_s < S) & valid                                                         # an empty segment writes nothing
     if DOCS: m_w = m_s & (tl.load(DS + i_b * T + o_s, mask=m_s, other=-1) == tl.load(DS + i_b * T + j))
     else: m_w = m_s                                   # keys written: the block's document's (a block may run past it)
-    key = (i_b * T + o_s) * H + i_h
+    key = (i_b * S + o_s) * H + i_h
     b_k = tl.load(Kt + key[:, None] * K + o_k[None, :], mask=m_s[:, None] & (o_k < K)[None, :], other=0.)  # [BS, BK]
     b_v = tl.load(Vt + key[:, None] * V + o_v[None, :], mask=m_s[:, None] & (o_v < V)[None, :], other=0.)  # [BS, BV]
     if BK2 > 0:                                                   # the head dim's second tile: columns [BK, K)
@@ -401,7 +411,7 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
         row = (i_b * T + t) * HQ + i_h * G + f % G
         # [M, BK], [M, BV], [M] log2 units, [M]
         b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)
-        m = (o_s[None, :] <= t[:, None]) & m_r[:, None]
+        m = (o_s[None, :] <= t[:, None] + q0) & m_r[:, None]                         # t's position: q0 + t
         b_s = tl.dot(b_q, tl.trans(b_k), input_precision=PREC)                    # [BR, BS]
         if BK2 > 0:
             b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                             # [BR, BK2]
@@ -429,7 +439,7 @@ def _sel_bwd_dkdv_kernel(Q, Kt, Vt, DO, LSE, DELTA, QLIST, QSLOT, SEG_BLK, SEG_S
 
 # %% ../../nbs/06b_kernel_selection.ipynb #e5512622
 @triton.jit
-def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, DS, T, n_slc,
+def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, DS, T, S, n_slc,
                            H: tl.constexpr, K: tl.constexpr, V: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
                            BS: tl.constexpr, DOCS: tl.constexpr):
     "Sum the partials of block `program_id` (flat (b, h, j)) in segment order, if it has several segments."
@@ -443,9 +453,9 @@ def _sel_bwd_reduce_kernel(PK, PV, RED_START, RED_END, DK, DV, DS, T, n_slc,
     for p in range(p_lo, p_hi):                                   # PK [n_partial, BS, K], PV [n_partial, BS, V]
         b_dk += tl.load(PK + (p * BS + tl.arange(0, BS))[:, None] * K + o_k[None, :], mask=(o_k < K)[None, :], other=0.)
         b_dv += tl.load(PV + (p * BS + tl.arange(0, BS))[:, None] * V + o_v[None, :], mask=(o_v < V)[None, :], other=0.)
-    m_s = (o_s < T) & (p_hi > p_lo)
+    m_s = (o_s < S) & (p_hi > p_lo)
     if DOCS: m_s = m_s & (tl.load(DS + i_b * T + o_s, mask=m_s, other=-1) == tl.load(DS + i_b * T + j))
-    key = (i_b * T + o_s) * H + i_h
+    key = (i_b * S + o_s) * H + i_h
     tl.store(DK + key[:, None] * K + o_k[None, :], b_dk.to(DK.dtype.element_ty), mask=m_s[:, None] & (o_k < K)[None, :])
     tl.store(DV + key[:, None] * V + o_v[None, :], b_dv.to(DV.dtype.element_ty), mask=m_s[:, None] & (o_v < V)[None, :])
 
@@ -566,10 +576,11 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
             delta=None,            # [B, T, HQ] fp32 rowsum(o * do), if the caller has it; None: one row_dot pass
             dq=None,               # [B, T, HQ, K]: another branch's dq, to which this one's is added; None: new
             tune:SelTuning|None=None, # launch choices; None: the defaults
-            doc_start:torch.Tensor|None=None): # [B, T] packed documents, as the forward's
+            doc_start:torch.Tensor|None=None, # [B, T] packed documents, as the forward's
+            q0:int=0):             # q's first position, as the forward's
     "Backward launches: `dq, dk, dv` of `sel_fwd`; deterministic."
     B, T, HQ, H, G, K, V = check_qkv(q, k, v)
-    tune, ds = tune or SelTuning(), doc_starts(doc_start, B, T)
+    tune, ds, S = tune or SelTuning(), doc_starts(doc_start, B, T), _key_rows(k, T, q0, doc_start)
     docs = dict(DOCS=ds is not None)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
@@ -582,9 +593,9 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
         for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
             dq_meta = _tile_meta(G, K, V, l_sel, n, one, tune) | dict(HQ=HQ, H=H, PREC=meta['PREC'], ACC=acc) | docs
             _sel_bwd_dq_kernel[(triton.cdiv(n_units, dq_meta['TPP']), B * H)](
-                q, k, v, idx, lists, nblk, idx if ds is None else ds, do, lse, delta, dq, T, n_units, n_u,
+                q, k, v, idx, lists, nblk, idx if ds is None else ds, do, lse, delta, dq, T, S, q0, n_units, n_u,
                 _union_max(G, n, tune), scale, **dq_meta)
-    n_slc = triton.cdiv(T, l_sel)
+    n_slc = triton.cdiv(S, l_sel)                                                      # key blocks
     # documents: a key block is named by its first key s_t + j*l_sel, one of T per row
     kb, n_kb = (idx, n_slc) if ds is None else (torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), T)
     inv = invert_selection(kb, n_kb, tune.seg)                                          # grids sized from the shapes
@@ -597,8 +608,8 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     dqp = q.new_empty(B, H, T, n, G, K) if dq_keys else dk       # [B, H, T, n, G, K]: each slot's share of its row's dq
     ds = dk if ds is None else ds                                # (a pointer the kernels do not read without documents)
     _sel_bwd_dkdv_kernel[(len(segs[0]),)](q, k, v, do, lse, delta, inv['qlist'], inv['qslot'], *segs, dk, dv, pk, pv,
-                                          dqp, ds, T, n_kb, n, scale, **dkdv_meta, DQK=dq_keys, **docs)
-    _sel_bwd_reduce_kernel[(B * H * n_kb,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, ds, T, n_kb, H=H, K=K,
+                                          dqp, ds, T, S, q0, n_kb, n, scale, **dkdv_meta, DQK=dq_keys, **docs)
+    _sel_bwd_reduce_kernel[(B * H * n_kb,)](pk, pv, inv['red_start'], inv['red_end'], dk, dv, ds, T, S, n_kb, H=H, K=K,
                                             V=V, BK=padded(K), BV=meta['BV'], BS=l_sel, **docs)
     if dq_keys:
         BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                  # rows: BM // G tokens' heads
@@ -610,11 +621,11 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
 class SelectedAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q, k, v, idx, l_sel, scale, tune, ds):
+    def forward(ctx, q, k, v, idx, l_sel, scale, tune, ds, q0=0):
         tiles = sel_tiles(idx, q.shape[2] // k.shape[2], tune, ds)                          # for the forward and dq
-        o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles, tune=tune, doc_start=ds)
+        o, lse = sel_fwd(q, k, v, idx, l_sel, scale, tiles, tune=tune, doc_start=ds, q0=q0)
         ctx.save_for_backward(q, k, v, idx, o, lse, ds, *tiles)
-        ctx.l_sel, ctx.scale, ctx.tune = l_sel, scale, tune
+        ctx.l_sel, ctx.scale, ctx.tune, ctx.q0 = l_sel, scale, tune, q0
         ctx.mark_non_differentiable(lse)
         return o, lse
 
@@ -623,7 +634,7 @@ class SelectedAttention(torch.autograd.Function):
     def backward(ctx, do, dlse):
         q, k, v, idx, o, lse, ds, *tiles = ctx.saved_tensors
         return *sel_bwd(q, k, v, idx, o, lse, do, ctx.l_sel, ctx.scale, tiles=tiles, tune=ctx.tune,
-                        doc_start=ds), None, None, None, None, None
+                        doc_start=ds, q0=ctx.q0), None, None, None, None, None, None
 
 # %% ../../nbs/06b_kernel_selection.ipynb #91809742
 def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
@@ -633,8 +644,9 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               l_sel:int,        # selection block length (a power of two >= 16)
                               scale:float|None=None,
                               tune:SelTuning|None=None, # launch choices; None: the defaults
-                              docs:Docs|None=None): # packed documents: idx counts blocks from each query's document start
+                              docs:Docs|None=None, # packed documents: idx counts blocks from each query's document start
+                              q0:int=0):        # position of q's first query; k, v from position 0 (k: [B, q0 + T, H, K])
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
     B, T = check_idx(q, k, v, idx)[:2]
     ds = None if docs is None else doc_starts(docs.start, B, T)                   # [B, T] int32
-    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning(), ds)
+    return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning(), ds, q0)
