@@ -102,7 +102,7 @@ def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t,
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #342b46df
 @triton.jit
-def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, Tc, scale, l, d, l_sel, n_init, n_local,
+def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, q0, Tc, scale, l, d, l_sel, n_init, n_local,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr,
                        BK: tl.constexpr, BK2: tl.constexpr, PREC: tl.constexpr, DOCS: tl.constexpr):
@@ -127,23 +127,23 @@ def _sel_scores_kernel(Q, KC, LSE, SC, DS, FIRST, T, N, n_slc, t_start, Tc, scal
         _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
                      n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC)
     else:
-        cur = o_t // l_sel
-        n_vis = (tl.minimum(t0 + BT, T) - 1) // l_sel + 1   # blocks visible to the tile's last query
-        n_all = _n_seen(t0, N, d, l - 1)   # compressed blocks visible to its first
+        cur = (o_t + q0) // l_sel                                                       # positions: q0 + row
+        n_vis = (tl.minimum(t0 + BT, T) - 1 + q0) // l_sel + 1   # blocks visible to the tile's last query
+        n_all = _n_seen(t0 + q0, N, d, l - 1)   # compressed blocks visible to its first
         j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
         spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
         for j0 in range(0, j_all, BJ):
-            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d,
+            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t + q0, m_t, cur, i_b, i_h, N, n_slc, l, d,
                                  n_init, n_local, qk_scale,
                                  H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, False)
         for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
-            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d,
+            spill = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, r_t + q0, m_t, cur, i_b, i_h, N, n_slc, l, d,
                                  n_init, n_local, qk_scale,
                                  H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC, True)
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #2ed5d3b6
 @triton.jit
-def _topn_kernel(SC, IDX, DS, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_sel,
+def _topn_kernel(SC, IDX, DS, T, H, Tc, n_slc, t_start, q0, r_lo, r_hi, l_sel, k, n_sel,
                  NP: tl.constexpr, BR: tl.constexpr, KP: tl.constexpr, DOCS: tl.constexpr):
     i_r, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = i_bh // H, i_bh % H
@@ -152,7 +152,7 @@ def _topn_kernel(SC, IDX, DS, T, H, Tc, n_slc, t_start, r_lo, r_hi, l_sel, k, n_
     m_t = (o_c < r_hi) & (o_t < T)
     o_j = tl.arange(0, NP)                                                          # blocks
     if DOCS: o_p = o_t - tl.load(DS + i_b * T + o_t, mask=m_t, other=0)            # DS [B, T]: in the document
-    else: o_p = o_t
+    else: o_p = o_t + q0                                                            # q0: the first row's position
     vis = (o_j[None, :] <= (o_p // l_sel)[:, None]) & m_t[:, None]   # [BR, NP]; later blocks were not written
     b_sc = tl.load(SC + (i_bh * Tc + o_c).to(tl.int64)[:, None] * n_slc + o_j[None, :], mask=vis, other=float('-inf'))
     # scores >= 0 order as their bits (+0.: no -0.); -inf < 0
@@ -190,7 +190,8 @@ class ScoresTuning:
 def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t0.., each written up to its own block
                 idx:torch.Tensor,  # [B, T, H, n_sel] int32, written for queries t0..t0+tc-1
                 t0:int, tc:int, cfg:NSAConfig, tune:ScoresTuning|None=None,
-                doc_start:torch.Tensor|None=None): # [B, T] int32 packed documents: positions from s_t
+                doc_start:torch.Tensor|None=None, # [B, T] int32 packed documents: positions from s_t
+                q0:int=0):                         # position of idx's first query (a chunk of the sequence)
     """Top-n blocks of score rows, sorted by block and -1 padded, written into `idx` (`nsa_nb.selection.topn_blocks`'s
     picks; ties to the lowest block)."""
     (BH, Tc, n_slc), (B, T, H, n_sel) = sc.shape, idx.shape
@@ -200,12 +201,12 @@ def topn_triton(sc:torch.Tensor,   # [B*H, Tc, n_slc] marked scores of queries t
                          "l_sel)")
     NP_all, r = padded(n_slc), 0                         # masked beyond n_slc; no tiny tiles
     while r < tc:   # bands of rows: query t sees t // l_sel + 1 blocks, so a band holds a power of two of them
-        NP = min(NP_all, max(16 if INTERPRET else tune.min_band, triton.next_power_of_2((t0 + r) // cfg.l_sel + 1)))
-        r_hi = tc if NP == NP_all else min(tc, NP * cfg.l_sel - t0)        # (a sequence's first half: half the columns)
+        NP = min(NP_all, max(16 if INTERPRET else tune.min_band, triton.next_power_of_2((q0 + t0 + r) // cfg.l_sel + 1)))
+        r_hi = tc if NP == NP_all else min(tc, NP * cfg.l_sel - q0 - t0)        # (a sequence's first half: half the columns)
         BR = tune.topn_rows or max(1, (4096 if INTERPRET else 1024) // NP)  # rows per program: ~1k scores (H100 sweep)
         nw = 1 if INTERPRET else tune.topn_warps or max(1, min(16, BR * NP // 512))
         _topn_kernel[(triton.cdiv(r_hi - r, BR), BH)](sc, idx, idx if doc_start is None else doc_start, T, H, Tc,
-                                                      n_slc, t0, r, r_hi, cfg.l_sel, min(n_sel, n_slc), n_sel, NP=NP,
+                                                      n_slc, t0, q0, r, r_hi, cfg.l_sel, min(n_sel, n_slc), n_sel, NP=NP,
                                                       BR=BR, KP=padded(n_sel), DOCS=doc_start is not None,
                                                       num_warps=nw)
         r = r_hi
@@ -217,13 +218,15 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                          lse_cmp:torch.Tensor, # [B, T, HQ] log-sum-exp of the compressed branch
                          cfg:NSAConfig, scale:float|None=None,
                          tune:ScoresTuning|None=None,   # launch choices; None: the defaults
-                         docs:Docs|None=None) -> torch.Tensor: # packed documents: k_cmp in `cmp_slots`' slots
+                         docs:Docs|None=None,  # packed documents: k_cmp in `cmp_slots`' slots
+                         q0:int=0) -> torch.Tensor: # position of q's first query; k_cmp the sequence's from its start
     """Selected blocks `[B, T, H, n_sel]` (int32, ascending, -1 padded), as `nsa_nb.selection.select_blocks` defines
     them (with `docs`: counted from each query's document start)."""
     B, T, HQ, K = q.shape
     tune = tune or ScoresTuning()
     N, H = k_cmp.shape[1], k_cmp.shape[2]
-    n_slc, scale = triton.cdiv(T, cfg.l_sel), scale or 1 / math.sqrt(K)
+    if q0 and docs is not None: raise ValueError("queries at q0 > 0 and packed documents together are not supported")
+    n_slc, scale = triton.cdiv(q0 + T, cfg.l_sel), scale or 1 / math.sqrt(K)         # blocks up to the last query
     q, k_cmp, lse_cmp = q.contiguous(), k_cmp.contiguous(), lse_cmp.contiguous()
     GP = triton.next_power_of_2(HQ // H)                                             # rows per token (G padded)
     SU, LU = cfg.l_sel // cfg.d, cfg.l // cfg.d   # SU a power of two: l_sel is one, d divides it
@@ -241,12 +244,12 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
         tc = min(Tc, T - t0)
         grid = (triton.cdiv(tc, BT), B * H)
         _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, *((idx, idx) if docs is None else (ds, first)), T, N, n_slc,
-                                 t0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
+                                 t0, q0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
                                  BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=docs is not None,
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
-        topn_triton(sc, idx, t0, tc, cfg, tune, ds)
+        topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)
     return idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ec54abc0
