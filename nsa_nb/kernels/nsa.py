@@ -406,6 +406,7 @@ def _doc_ranges(docs:Docs|None, cfg:NSAConfig) -> tuple:
 def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             blocks:list[int], scale:float, branch_grads:bool,
             doc_start:Tensor|None=None, doc_end:Tensor|None=None, # packed documents: `Docs.start`, `Docs.end` [B, T]
+            q0:int=0,  # position of q's first query; keys and values from position 0 (a chunk of the sequence)
            ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """NSA's forward: `o, o_c, o_s, o_w` `[B, T, HQ, V]`, `lse_c, lse_s, lse_w` `[B, T, HQ]` fp32, `idx [B, T, H, n_sel]`
     int32; `branch_grads` only tells the backward whether the branch outputs' gradients count."""
@@ -413,15 +414,15 @@ def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:
     g, q = g.contiguous(), q.contiguous()
     r_c, r_w, ds = _doc_ranges(docs, cfg)
     # compressed key i sits at i*d + l - 1
-    o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1), None, scale, k_range=r_c)
-    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale, docs=docs)         # [B, T, H, n_sel]
-    o_w, lse_w = banded_fwd(q, k_win, v_win, (1, 0), cfg.w, scale, k_range=r_w)
+    o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1 - q0), None, scale, k_range=r_c)
+    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale, docs=docs, q0=q0)  # [B, T, H, n_sel]
+    o_w, lse_w = banded_fwd(q, k_win, v_win, (1, -q0), cfg.w, scale, k_range=r_w)
     # Eq. 5 in the same pass
-    o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w), doc_start=ds)
+    o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w), doc_start=ds, q0=q0)
     return o, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx
 
 @nsa_fwd.register_fake
-def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads, doc_start=None, doc_end=None):
+def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads, doc_start=None, doc_end=None, q0=0):
     (B, T, HQ, _), H, V = q.shape, k_sel.shape[2], v_sel.shape[-1]
     o, lse = (q.new_empty(B, T, HQ, V) for _ in range(4)), (q.new_empty(B, T, HQ, dtype=torch.float32) for _ in range(3))
     return *o, *lse, q.new_empty(B, T, H, blocks[_BLOCK_FIELDS.index('n_sel')], dtype=torch.int32)
@@ -431,7 +432,7 @@ def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grad
 def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # the branch outputs' own gradients
             g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             o_c:Tensor, o_s:Tensor, o_w:Tensor, lse_c:Tensor, lse_s:Tensor, lse_w:Tensor, idx:Tensor,
-            blocks:list[int], scale:float, doc_start:Tensor|None=None, doc_end:Tensor|None=None,
+            blocks:list[int], scale:float, doc_start:Tensor|None=None, doc_end:Tensor|None=None, q0:int=0,
            ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     "`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous."
     cfg, do, g, q = _nsa_cfg(blocks), do.contiguous(), g.contiguous(), q.contiguous()
@@ -443,12 +444,12 @@ def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # 
         if x is not None:   # a branch output with a gradient of its own: unfolded,
             do_i[i] = (g[..., i, None] * do).to(do.dtype) + x   # its gradient g_i do + its own, delta again
             lse[i], delta[i] = lse_i, row_dot(o_i, do_i[i])
-    dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1), None, scale, delta=delta[0],
+    dq, dk_c, dv_c = banded_bwd(q, k_cmp, v_cmp, o_c, lse[0], do_i[0], (cfg.d, cfg.l - 1 - q0), None, scale, delta=delta[0],
                                 k_range=r_c)
     _, dk_s, dv_s = sel_bwd(q, k_sel, v_sel, idx, o_s, lse[1], do_i[1], cfg.l_sel, scale, delta=delta[1], dq=dq,
-                            doc_start=ds)
+                            doc_start=ds, q0=q0)
     # dq: all three
-    _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, 0), cfg.w, scale, delta=delta[2], dq=dq,
+    _, dk_w, dv_w = banded_bwd(q, k_win, v_win, o_w, lse[2], do_i[2], (1, -q0), cfg.w, scale, delta=delta[2], dq=dq,
                                k_range=r_w)
     return dg, dq, dk_c, dv_c, dk_s, dv_s, dk_w, dv_w
 
@@ -458,16 +459,16 @@ def _(do, do_c, do_s, do_w, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, *_):
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f5
 def _nsa_setup(ctx, inputs, output):
-    *tensors, blocks, scale, branch_grads, doc_start, doc_end = inputs              # g, q, k_cmp, ... v_win
+    *tensors, blocks, scale, branch_grads, doc_start, doc_end, q0 = inputs          # g, q, k_cmp, ... v_win
     _, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx = output
     ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, doc_start, doc_end)
-    ctx.blocks, ctx.scale, ctx.branch_grads = blocks, scale, branch_grads
+    ctx.blocks, ctx.scale, ctx.branch_grads, ctx.q0 = blocks, scale, branch_grads, q0
 
 def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                                   # lse and idx: no gradient
     own = (do_c, do_s, do_w) if ctx.branch_grads else (None,) * 3
     *saved, doc_start, doc_end = ctx.saved_tensors
-    return (*torch.ops.nsa_nb.nsa_bwd(do, *own, *saved, ctx.blocks, ctx.scale, doc_start, doc_end),
-            None, None, None, None, None)                                           # blocks ... doc_end
+    return (*torch.ops.nsa_nb.nsa_bwd(do, *own, *saved, ctx.blocks, ctx.scale, doc_start, doc_end, ctx.q0),
+            None, None, None, None, None, None)                                     # blocks ... q0
 
 torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
@@ -478,7 +479,8 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
                          g:torch.Tensor,     # [B, T, HQ, 3] gates in [0, 1], q's dtype (ln g is folded into the lse)
                          cfg:NSAConfig, scale:float|None=None,
                          branch_grads:bool=False, # the branch outputs carry gradients (a slower backward); else detached
-                         docs:Docs|None=None):    # packed documents: each token sees its own in every branch
+                         docs:Docs|None=None,     # packed documents: each token sees its own in every branch
+                         q0:int=0):               # position of q's first query; ks, vs: [B, q0 + T, H, K|V] from 0
     """`NSAttention`'s fast path: `(o [B, T, HQ, V], (o_cmp, o_sel, o_win), idx [B, T, H, n_sel])`, the gated sum of the
     three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`."""
     if g.shape != (*q.shape[:-1], 3):
@@ -486,6 +488,6 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
     k_cmp, v_cmp = _compress(phi_k, phi_v, ks[0], vs[0], docs)                   # [B, N, H, K|V]
     o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
                                                          scale or 1 / math.sqrt(q.shape[-1]), branch_grads,
-                                                         *((None, None) if docs is None else docs))
+                                                         *((None, None) if docs is None else docs), q0)
     branches = (o_c, o_s, o_w) if branch_grads else (o_c.detach(), o_s.detach(), o_w.detach())
     return o, branches, idx
