@@ -232,7 +232,8 @@ def _heads(self:NSAttention, x, pos=None, span=None):
 
 # %% ../nbs/05_attention.ipynb #25d2c05f
 @patch
-def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|None=None):
+def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|None=None,
+            q0:int=0):   # q's first position; ks, vs from position 0 (a chunk of the sequence, notebook 07b)
     """The gated sum of the three branches on the resolved backend, and `(branches, idx)` (the branches with gradients
     when `branch_grads`); a requested triton path that cannot run falls back, counted."""
     backend = resolve_backend(self.backend, q.device)
@@ -247,9 +248,9 @@ def _attend(self:NSAttention, q, ks, vs, g, branch_grads:bool=False, docs:Docs|N
             # one autograd node
             if reason is None:
                 return kn.nsa_attention_triton(q, ks, vs, self.phi_k, self.phi_v, g.to(q.dtype), self.cfg,
-                                                branch_grads=branch_grads, docs=docs)
+                                                branch_grads=branch_grads, docs=docs, q0=q0)
             count_fallback('triton_unsupported', f"{reason}; running the reference path", self.fallbacks)
-    branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg, docs=docs)
+    branches, idx = nsa_branches_ref(q, ks, vs, self.phi_k, self.phi_v, self.cfg, docs=docs, q0=q0)
     return gate_combine(g.to(branches[0].dtype), branches), branches, idx
 
 # %% ../nbs/05_attention.ipynb #b7be8c19

@@ -10,9 +10,8 @@ import torch
 import torch.distributed as dist
 from fastcore.basics import patch
 from .config import NSAConfig
-from .attention import NSAttention, nsa_branches_ref, gate_combine, resolve_backend, count_fallback
+from .attention import NSAttention
 from torch.nn.attention.bias import causal_lower_right
-from .sliding import sliding_attention
 from .model import TransformerLM, GQAttention, WindowAttention, nsa_keys_per_query, _sdpa_gqa
 
 # %% auto #0
@@ -81,22 +80,19 @@ def nsa_parts(self:ContextSplit, layer:NSAttention, x:torch.Tensor, return_branc
     "`layer._forward_parts` of this rank's tokens `x [B, 2c, dim]`: `(y, branches or None, stats, (ks, vs))`."
     if cu_seqlens is not None:
         raise NotImplementedError("context parallelism does not take packed documents yet: set data.doc_mask=false")
-    if resolve_backend(layer.backend, x.device) == 'triton':
-        count_fallback('context_parallel_not_in_kernels', "NSA's Triton kernels take queries from position 0 only; "
-                       "context parallelism runs the reference branches", layer.fallbacks)
     B, C2, _ = x.shape
     T = C2 * self.size
     q, ks, vs = layer._heads(x, self.positions(T, x.device).expand(B, -1), T)
     seen = {}
     ks, vs = (tuple(seen.setdefault(id(t), self.gather(t)) for t in ts) for ts in (ks, vs))   # [B, T, H, K|V]
-    parts, i = [], 0
-    for a, c in cp_chunks(T, self.size, self.rank):
-        parts.append(nsa_branches_ref(q[:, i:i + c], tuple(k[:, :a + c] for k in ks), tuple(v[:, :a + c] for v in vs),
-                                      layer.phi_k, layer.phi_v, layer.cfg, q0=a))
+    g, parts, i = layer.gate(x), [], 0                                          # g [B, 2c, HQ, 3]
+    for a, c in cp_chunks(T, self.size, self.rank):   # each chunk: queries at a.., keys and values 0..a+c-1
+        parts.append(layer._attend(q[:, i:i + c], tuple(k[:, :a + c] for k in ks), tuple(v[:, :a + c] for v in vs),
+                                   g[:, i:i + c], return_branches, q0=a))   # the kernels or the reference, as unsplit
         i += c
-    branches = tuple(torch.cat(b, 1) for b in zip(*(p[0] for p in parts)))    # 3 x [B, 2c, HQ, V]
-    idx, g = torch.cat([p[1] for p in parts], 1), layer.gate(x)                # [B, 2c, H, n_sel], [B, 2c, HQ, 3]
-    y = layer.o_proj(gate_combine(g.to(branches[0].dtype), branches).reshape(B, C2, -1))
+    o, idx = torch.cat([p[0] for p in parts], 1), torch.cat([p[2] for p in parts], 1)   # [B, 2c, HQ, V], [B, 2c, H, n]
+    branches = tuple(torch.cat(b, 1) for b in zip(*(p[1] for p in parts)))    # 3 x [B, 2c, HQ, V]
+    y = layer.o_proj(o.reshape(B, C2, -1))
     stats = dict(gates=g.detach(), idx=idx.detach())
     if keep and layer.track_stats: layer._last = stats
     return y, branches if return_branches else None, stats, (ks, vs)
@@ -104,7 +100,7 @@ def nsa_parts(self:ContextSplit, layer:NSAttention, x:torch.Tensor, return_branc
 # %% ../nbs/07b_context_parallel.ipynb #45657582
 def chunk_attention(layer:GQAttention, q, k, v, q0:int) -> torch.Tensor:
     "`q [B, c, HQ, K]` at positions `q0..q0+c-1` over `k, v [B, q0+c, H, K|V]` -> `[B, c, HQ, V]`, as `layer` attends."
-    if isinstance(layer, WindowAttention): return sliding_attention(q, k, v, layer.w, q0=q0)[0]
+    if isinstance(layer, WindowAttention): return layer.attend(q, k, v, q0=q0)   # its kernel or the reference
     mask = causal_lower_right(q.shape[1], k.shape[1])                         # query i sees keys s <= i + q0
     return _sdpa_gqa(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask).transpose(1, 2)
 

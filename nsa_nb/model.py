@@ -134,15 +134,17 @@ class WindowAttention(GQAttention):
         self.w, self.backend, self.fallbacks = w, backend, collections.Counter()
         preload_kernels(backend)                                    # before any compile traces the layer
 
-    def attend(self, q, k, v, docs=None):
+    def attend(self, q, k, v, docs=None, q0:int=0):   # q0: q's first position, k and v from 0 (notebook 07b)
         """Notebook 06a's banded kernel where NSA's Triton path would run (the same checks, `tensors_unsupported`),
         else notebook 04's reference; packed documents `docs` in either."""
         if resolve_backend(self.backend, q.device) == 'triton':
             kn = triton_kernels()
             why = "the Triton kernels are not available here" if kn is None else kn.tensors_unsupported(q, k, v)
-            if why is None: return kn.sliding_attention_triton(q, k, v, self.w, docs=docs)[0]
+            k0 = max(q0 - self.w + 1, 0)                                 # the first key the window reaches
+            if why is None:
+                return kn.sliding_attention_triton(q, k[:, k0:], v[:, k0:], self.w, docs=docs, q0=q0, k0=k0)[0]
             count_fallback('window_unsupported', f"{why}; running the reference window", self.fallbacks)
-        return sliding_attention(q, k, v, self.w, docs=docs)[0]
+        return sliding_attention(q, k, v, self.w, docs=docs, q0=q0)[0]
 
 # %% ../nbs/07_model.ipynb #7e8e02ff
 def swiglu_hidden(dim:int, mlp_ratio:float) -> int:

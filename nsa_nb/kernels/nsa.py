@@ -272,8 +272,8 @@ def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     "Why the Triton path cannot take this call, or None."
     if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1):
         return f"l_sel={cfg.l_sel} (the kernels need a power of two >= 16)"
-    if (T := q.shape[1]) > MAX_BLOCKS * cfg.l_sel:
-        return f"T={T}: {-(-T // cfg.l_sel)} selection blocks (top-n holds at most {MAX_BLOCKS} per row)"
+    if (S := ks[1].shape[1]) > MAX_BLOCKS * cfg.l_sel:                          # keys: T, or q0 + T for a chunk
+        return f"{S} keys: {-(-S // cfg.l_sel)} selection blocks (top-n holds at most {MAX_BLOCKS} per row)"
     return tensors_unsupported(q, ks[0], vs[0])
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #941e3358
