@@ -73,26 +73,35 @@ class ContextSplit:
         if self.size == 1: return x
         return cp_unshard(GatherParts.apply(x, self.group, self.size, self.rank))
 
+# %% ../nbs/07b_context_parallel.ipynb #d31a3a13
+@patch
+def rank_heads(self:ContextSplit, layer, x:torch.Tensor, cu_seqlens:torch.Tensor|None=None) -> tuple:
+    """`layer`'s heads for this rank's tokens `x [B, 2c, dim]`: `(q, k, v, chunks)`, its queries (rotated at their
+    positions), the whole sequence's keys and values (gathered; a tensor several branches share, once), and per chunk
+    `(rows of q, first position a, keys a + c)`."""
+    if cu_seqlens is not None:
+        raise NotImplementedError("context parallelism does not take packed documents yet: set data.doc_mask=false")
+    B, C2, _ = x.shape
+    T = C2 * self.size
+    q, k, v = layer._heads(x, self.positions(T, x.device).expand(B, -1), T)
+    seen = {}
+    whole = lambda t: tuple(map(whole, t)) if isinstance(t, tuple) else seen.setdefault(id(t), self.gather(t))
+    chunks = [(slice(j * c, (j + 1) * c), a, a + c) for j, (a, c) in enumerate(cp_chunks(T, self.size, self.rank))]
+    return q, whole(k), whole(v), chunks
+
 # %% ../nbs/07b_context_parallel.ipynb #07a30907
 @patch
 def nsa_parts(self:ContextSplit, layer:NSAttention, x:torch.Tensor, return_branches:bool=False, keep:bool=False,
               cu_seqlens:torch.Tensor|None=None):
     "`layer._forward_parts` of this rank's tokens `x [B, 2c, dim]`: `(y, branches or None, stats, (ks, vs))`."
-    if cu_seqlens is not None:
-        raise NotImplementedError("context parallelism does not take packed documents yet: set data.doc_mask=false")
-    B, C2, _ = x.shape
-    T = C2 * self.size
-    q, ks, vs = layer._heads(x, self.positions(T, x.device).expand(B, -1), T)
-    seen = {}
-    ks, vs = (tuple(seen.setdefault(id(t), self.gather(t)) for t in ts) for ts in (ks, vs))   # [B, T, H, K|V]
-    g, parts, i = layer.gate(x), [], 0                                          # g [B, 2c, HQ, 3]
-    for a, c in cp_chunks(T, self.size, self.rank):   # each chunk: queries at a.., keys and values 0..a+c-1
-        parts.append(layer._attend(q[:, i:i + c], tuple(k[:, :a + c] for k in ks), tuple(v[:, :a + c] for v in vs),
-                                   g[:, i:i + c], return_branches, q0=a))   # the kernels or the reference, as unsplit
-        i += c
+    q, ks, vs, chunks = self.rank_heads(layer, x, cu_seqlens)
+    g = layer.gate(x)                                                           # [B, 2c, HQ, 3]
+    # each chunk through the layer's own dispatch (the kernels or the reference, as unsplit), its keys up to its end
+    parts = [layer._attend(q[:, r], tuple(k[:, :e] for k in ks), tuple(v[:, :e] for v in vs), g[:, r], return_branches,
+                           q0=a) for r, a, e in chunks]
     o, idx = torch.cat([p[0] for p in parts], 1), torch.cat([p[2] for p in parts], 1)   # [B, 2c, HQ, V], [B, 2c, H, n]
     branches = tuple(torch.cat(b, 1) for b in zip(*(p[1] for p in parts)))    # 3 x [B, 2c, HQ, V]
-    y = layer.o_proj(o.reshape(B, C2, -1))
+    y = layer.o_proj(o.flatten(2))
     stats = dict(gates=g.detach(), idx=idx.detach())
     if keep and layer.track_stats: layer._last = stats
     return y, branches if return_branches else None, stats, (ks, vs)
@@ -108,17 +117,9 @@ def chunk_attention(layer:GQAttention, q, k, v, q0:int) -> torch.Tensor:
 @patch
 def gqa_forward(self:ContextSplit, layer:GQAttention, x:torch.Tensor, cu_seqlens:torch.Tensor|None=None):
     "A dense or window layer's forward on this rank's tokens `x [B, 2c, dim]` -> `[B, 2c, dim]`."
-    if cu_seqlens is not None:
-        raise NotImplementedError("context parallelism does not take packed documents yet: set data.doc_mask=false")
-    B, C2, _ = x.shape
-    T = C2 * self.size
-    q, k, v = layer._heads(x, self.positions(T, x.device).expand(B, -1), T)
-    k, v = self.gather(k), self.gather(v)                                     # [B, T, H, K|V]
-    outs, i = [], 0
-    for a, c in cp_chunks(T, self.size, self.rank):
-        outs.append(chunk_attention(layer, q[:, i:i + c], k[:, :a + c], v[:, :a + c], a))
-        i += c
-    return layer.o_proj(torch.cat(outs, 1).flatten(2))
+    q, k, v, chunks = self.rank_heads(layer, x, cu_seqlens)
+    return layer.o_proj(torch.cat([chunk_attention(layer, q[:, r], k[:, :e], v[:, :e], a) for r, a, e in chunks],
+                                  1).flatten(2))
 
 # %% ../nbs/07b_context_parallel.ipynb #c085356c
 @patch
