@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Everything GPU-side in one go, for a GPU node: the `#| gpu` cells of every notebook that has them, then the kernel,
 # training, decode and generation benchmarks. Logs and JSON go to OUT (default runs/gpu_suite). Under an hour on one
-# H100: each part has its own time limit (NB_TIMEOUT seconds per notebook, default 900: 06c's ran past 9 minutes on an
-# H200 beside other notebooks; 200 to 1,200 s per benchmark; a benchmark stopped by its limit keeps the rows it
-# measured, in <name>.incomplete.json). With several GPUs visible the notebooks run side by side, one per GPU (each with
-# its share of the CPU cores); the benchmarks always run one at a time, on the first GPU, after the tests: another
-# process on the node slows the host side of a step and would show in their timings. On a node without network, put the
-# wheels of the nbdev stack in .whl/ first: this script installs them if nbdev is missing.
+# H100: each part has its own time limit (NB_TIMEOUT seconds per notebook, default 900: 06c's ran past 540 s on an H200,
+# `nbdev_test --flags gpu` beside two other notebooks; 200 to 1,200 s per benchmark; a benchmark stopped by its limit
+# keeps the rows it measured, in <name>.incomplete.json). With several GPUs visible the notebooks run side by side, one
+# per GPU (each with its share of the CPU cores); the benchmarks always run one at a time, on the first GPU, after the
+# tests: another process on the node slows the host side of a step and would show in their timings. On a node without
+# network, put the wheels of the nbdev stack in .whl/ first: this script installs them if nbdev is missing.
 # Usage: bash scripts/gpu_suite.sh [OUT] [tests|bench|train|decode|generate|all ...]
 set -uo pipefail
 OUT=${1:-runs/gpu_suite}; shift || true
