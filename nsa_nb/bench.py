@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from fastcore.script import call_parse, Param
 from .config import NSAConfig, RunConfig, load_config, named_config
-from .data import sample_doc_cu_seqlens, text_splits
+from .data import sample_doc_cu_seqlens, doc_lengths, text_splits
 from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
 from .model import TransformerLM, _sdpa_gqa
@@ -282,7 +282,8 @@ def bench_trained(source,                         # a run directory or checkpoin
     return rows
 
 # %% ../nbs/12_bench.ipynb #c6199942
-def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device):
+def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device,
+                         cu_seqlens:torch.Tensor|None=None):   # data.doc_mask's documents (None: FineWeb-Edu's lengths)
     "`(step, model, precision)`: `step()` is one optimizer step of a fresh `run_cfg` model on one random batch."
     # the batch: [batch_size, seq_len + 1] random tokens, the same at every step
     tc = run_cfg.train
@@ -293,7 +294,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
     # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
-    kw = dict(cu_seqlens=sample_doc_cu_seqlens(batch_size, seq_len).to(device)) if run_cfg.data.doc_mask else {}
+    if run_cfg.data.doc_mask and cu_seqlens is None: cu_seqlens = sample_doc_cu_seqlens(batch_size, seq_len)
+    kw = dict(cu_seqlens=cu_seqlens.to(device)) if run_cfg.data.doc_mask else {}
     def step():
         with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:], **kw)          # the model's loss head
         loss.backward()
@@ -311,7 +313,8 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
     """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
     compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
     device, (g0, _) = torch.device(device), compile_counts()
-    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device)
+    cu = sample_doc_cu_seqlens(batch_size, seq_len) if run_cfg.data.doc_mask else None   # packed documents
+    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device, cu)
     sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     for _ in range(warmup): step()
     sync()
@@ -321,7 +324,7 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
     sync()
     dt = time.perf_counter() - t0
     peak = torch.cuda.max_memory_allocated(device) if device.type == 'cuda' else _rss_bytes()[1]
-    tok_s, flops = batch_size * seq_len * steps / dt, model.flops_per_token(seq_len)
+    tok_s, flops = batch_size * seq_len * steps / dt, model.flops_per_token(seq_len, None if cu is None else doc_lengths(cu))
     peak_fl = peak_flops(device, run_cfg.train)                                # dense bf16 FLOP/s; None on a CPU
     return dict(tokens_per_s=tok_s, step_ms=dt / steps * 1e3, peak_mem_mib=peak / MiB,
                 peak_mem_gib=peak / GiB,

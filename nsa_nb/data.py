@@ -17,9 +17,9 @@ from .config import RunConfig, DataConfig, TrainConfig, TOKENIZER_VOCAB
 __all__ = ['LOCAL_SUFFIXES', 'TEXT_BAD_MAX', 'FINEWEB_EDU_DOC_TOKENS', 'DataUnavailable', 'ByteTokenizer', 'GPT2Tokenizer',
            'get_tokenizer', 'stdlib_files', 'stdlib_documents', 'local_files', 'not_text_field', 'local_documents',
            'not_text_bytes', 'local_check', 'fineweb_open', 'hf_stream_opener', 'pack_documents', 'TokenChunks',
-           'doc_cu_seqlens', 'sample_doc_cu_seqlens', 'SyntheticChunks', 'StreamChunks', 'micro_batch_size',
-           'check_holds_a_batch', 'RankBatches', 'with_docs', 'Data', 'too_few_docs', 'text_splits', 'check_val_holds',
-           'build_data']
+           'doc_cu_seqlens', 'sample_doc_cu_seqlens', 'doc_lengths', 'SyntheticChunks', 'StreamChunks',
+           'micro_batch_size', 'check_holds_a_batch', 'RankBatches', 'with_docs', 'Data', 'too_few_docs', 'text_splits',
+           'check_val_holds', 'build_data']
 
 # %% ../nbs/08_data.ipynb #72480b71
 class DataUnavailable(RuntimeError):
@@ -324,6 +324,10 @@ def sample_doc_cu_seqlens(B:int, T:int, median:float=FINEWEB_EDU_DOC_TOKENS[0], 
             starts.append(b * T + t)
             t += max(1, int(rng.lognormal(np.log(median), sigma)))
     return torch.tensor(starts + [B * T] * (B * T + 1 - len(starts)), dtype=torch.int32)
+
+def doc_lengths(cu_seqlens:torch.Tensor) -> list[int]:
+    "The lengths of the documents of `cu_seqlens` (its padding repeats dropped; a host read: for counts, not for steps)."
+    return cu_seqlens.unique_consecutive().diff().tolist()
 
 
 # %% ../nbs/08_data.ipynb #299c46ef

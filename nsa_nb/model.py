@@ -453,11 +453,15 @@ def nsa_keys_per_query(T:int, cfg:NSAConfig) -> float:
 
 # %% ../nbs/07_model.ipynb #2d63d5ad
 @patch
-def flops_per_token(self:TransformerLM, seq_len:int) -> float:
+def flops_per_token(self:TransformerLM, seq_len:int,
+                    doc_lens:list[int]|None=None   # lengths of the packed documents of a batch (None: one per row)
+                   ) -> float:
     "Training FLOPs (forward + backward) per token at `seq_len`: 6 x matmul weights + attention."
     mc = self.cfg
     n_mat = self.num_params(non_embedding=True) + mc.vocab_size * mc.dim   # the head is a matmul even when tied
-    if mc.attn == 'nsa': keys = nsa_keys_per_query(seq_len, self.nsa_cfg)
-    elif mc.attn == 'window': keys = window_keys_per_query(seq_len, self.nsa_cfg.w)
-    else: keys = (seq_len + 1) / 2
+    if mc.attn == 'nsa': per_query = lambda T: nsa_keys_per_query(T, self.nsa_cfg)
+    elif mc.attn == 'window': per_query = lambda T: window_keys_per_query(T, self.nsa_cfg.w)
+    else: per_query = lambda T: (T + 1) / 2
+    lens = doc_lens or [seq_len]                                           # a document of L tokens: L queries
+    keys = sum(per_query(L) * L for L in lens) / sum(lens)
     return 6 * n_mat + 6 * mc.n_layers * mc.n_heads * (mc.d_k + mc.d_v) * keys

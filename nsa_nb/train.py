@@ -17,7 +17,7 @@ import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, task_class
 from .model import TransformerLM
 from .context import context_split, whole_sequences, cp_shard
-from .data import Data, build_data, micro_batch_size, doc_cu_seqlens
+from .data import Data, build_data, micro_batch_size, doc_cu_seqlens, doc_lengths, sample_doc_cu_seqlens
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
 from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_checkpoint, load_checkpoint,
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
@@ -205,7 +205,9 @@ def setup(self:Trainer):
     self.data = self.task.data(env.rank // cp, env.world_size // cp)      # a context-parallel group: the same batches
     self.nsa_layers = [m for m in self.core.modules() if isinstance(m, NSAttention)]
     self.loss_head = isinstance(self.core, TransformerLM)                  # takes targets: its own loss head
-    self.flops_tok = self.core.flops_per_token(tc.seq_len) if hasattr(self.core, 'flops_per_token') else None
+    # MFU's attention FLOPs: with data.doc_mask, within documents of FineWeb-Edu's lengths (an estimate: batches vary)
+    docs = doc_lengths(sample_doc_cu_seqlens(1, tc.seq_len)) if self.cfg.data.doc_mask else None
+    self.flops_tok = self.core.flops_per_token(tc.seq_len, docs) if hasattr(self.core, 'flops_per_token') else None
     self.peak = peak_flops(dev, tc)
     self.runlog, self.watchdog = RunLog(self.out, env.rank, tc.tensorboard), Watchdog(self.out, env.rank, tc.watchdog_s)
     self.mem_every = int(os.environ.get('NSA_MEM_DUMP_EVERY', tc.mem_dump_every) or 0)
