@@ -11,7 +11,7 @@ import torch.nn.functional as F
 from fastcore.basics import patch
 from .config import NSAConfig
 from .reference import upcast, Docs, docs_from_cu, doc_pos
-from .compression import Compressor, compressed_attention
+from .compression import Compressor, compressed_attention, with_cmp_slots
 from .selection import select_blocks, selected_attention
 from .sliding import sliding_attention
 
@@ -263,7 +263,7 @@ def _forward_parts(self:NSAttention, x:torch.Tensor, return_branches:bool=False,
     if self.context is not None:                         # context parallel (notebook 07b): x is this rank's chunks
         return self.context.nsa_parts(self, x, return_branches, keep, cu_seqlens)
     B, T, _ = x.shape
-    docs = docs_from_cu(cu_seqlens, B, T, x.device)
+    docs = with_cmp_slots(docs_from_cu(cu_seqlens, B, T, x.device), self.cfg.l, self.cfg.d)   # blocks: once
     pos = None if docs is None else doc_pos(0, T, docs)                        # [B, T] positions in the documents
     q, ks, vs = self._heads(x, pos)
     g = self.gate(x)                                                            # [B, T, HQ, 3]

@@ -12,7 +12,7 @@ from .reference import upcast, check_qkv, masked_attend, chunked_queries, attent
 
 # %% auto #0
 __all__ = ['n_cmp_blocks', 'cmp_block_visible', 'block_view', 'block_gather', 'block_mean', 'chunk_mean', 'cmp_slots',
-           'Compressor', 'compressed_attention']
+           'with_cmp_slots', 'Compressor', 'compressed_attention']
 
 # %% ../nbs/02_compression.ipynb #9751420a
 def n_cmp_blocks(T:int, l:int, d:int) -> int:
@@ -66,6 +66,7 @@ def chunk_mean(chunks, r:int, dtype) -> torch.Tensor:
 def cmp_slots(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
     """The compressed blocks of packed documents in `N = n_cmp_blocks(T, l, d)` slots per row: `starts [B, N]` the first
     token of each slot's block (0 past the row's last block), `first [B, T]` the slot of each token's document's first."""
+    if docs.slots is not None and docs.slots[:2] == (l, d): return docs.slots[2:]   # made once (`with_cmp_slots`)
     B, T = docs.start.shape
     p = torch.arange(T, device=docs.start.device)
     ok = ((p - docs.start) % d == 0) & (p + l <= docs.end)                    # [B, T] a block starts at p
@@ -73,6 +74,12 @@ def cmp_slots(docs:Docs, l:int, d:int) -> tuple[torch.Tensor, torch.Tensor]:
     k = torch.arange(1, n_cmp_blocks(T, l, d) + 1, device=p.device).expand(B, -1).contiguous()
     starts = torch.searchsorted(n, k)                                          # [B, N] where the k-th block starts
     return torch.where(starts < T, starts, 0), (n - ok.long()).gather(1, docs.start)
+def with_cmp_slots(docs:Docs|None, l:int, d:int) -> Docs|None:
+    """`docs` carrying `cmp_slots(docs, l, d)`, which every later call for the same `l, d` returns as they are: a model
+    makes them once for all its layers, not once per compressor, branch and backward."""
+    if docs is None or (docs.slots is not None and docs.slots[:2] == (l, d)): return docs
+    return docs._replace(slots=(l, d, *cmp_slots(docs, l, d)))
+
 
 # %% ../nbs/02_compression.ipynb #fd00997d
 class Compressor(nn.Module):

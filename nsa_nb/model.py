@@ -16,6 +16,7 @@ from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, 
                               count_fallback)
 from .sliding import sliding_attention
 from .reference import Docs, docs_from_cu, doc_pos
+from .compression import with_cmp_slots
 
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
@@ -319,6 +320,7 @@ def hidden(self:TransformerLM, idx:torch.Tensor,
     "`idx [B, T]` int64 -> the final norm's output `[B, T, dim]`, what the head reads; each token sees its document."
     self._check_idx(idx)
     docs = docs_from_cu(cu_seqlens, *idx.shape, idx.device)                  # checked and made once for every layer
+    if self.cfg.attn == 'nsa': docs = with_cmp_slots(docs, self.nsa_cfg.l, self.nsa_cfg.d)   # NSA's blocks, once too
     x = self.tok_emb(idx)                                                     # [B, T, dim]
     ckpt = self.gradient_checkpointing and self.training and torch.is_grad_enabled()
     for blk in self.blocks:

@@ -67,6 +67,7 @@ class Docs(NamedTuple):
     "Packed documents per token of a `[B, T]` batch: positions in its row of its document's first token and one past its last."
     start: torch.Tensor   # [B, T] int64 s_t
     end: torch.Tensor     # [B, T] int64 e_t
+    slots: tuple|None = None   # (l, d, starts, first): NSA's `cmp_slots` for blocks of l, stride d, made once (notebook 02)
 
 def doc_bounds(cu_seqlens:torch.Tensor, B:int, T:int) -> Docs:
     "`Docs` of the documents that `cu_seqlens [N+1]` (offsets in the flattened `B*T` tokens) describe."

@@ -20,8 +20,8 @@ from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
 
 # %% auto #0
 __all__ = ['MAX_BLOCKS', 'ScoresTuning', 'topn_triton', 'select_blocks_triton', 'tensors_unsupported', 'unsupported',
-           'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton', 'nsa_branches', 'nsa_blocks', 'nsa_fwd',
-           'nsa_bwd', 'nsa_attention_triton']
+           'combine_fwd', 'combine_bwd', 'GateCombine', 'gate_combine_triton', 'nsa_branches', 'nsa_blocks',
+           'doc_ranges', 'nsa_fwd', 'nsa_bwd', 'nsa_attention_triton']
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ddbf2cff
 @triton.jit
@@ -219,13 +219,16 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                          cfg:NSAConfig, scale:float|None=None,
                          tune:ScoresTuning|None=None,   # launch choices; None: the defaults
                          docs:Docs|None=None,  # packed documents: k_cmp in `cmp_slots`' slots
-                         q0:int=0) -> torch.Tensor: # position of q's first query; k_cmp the sequence's from its start
+                         q0:int=0,             # position of q's first query; k_cmp the sequence's from its start
+                         doc_slots:tuple|None=None) -> torch.Tensor: # or the documents' (s_t, f_t), int32 [B, T] each
     """Selected blocks `[B, T, H, n_sel]` (int32, ascending, -1 padded), as `nsa_nb.selection.select_blocks` defines
     them (with `docs`: counted from each query's document start)."""
     B, T, HQ, K = q.shape
     tune = tune or ScoresTuning()
     N, H = k_cmp.shape[1], k_cmp.shape[2]
-    if q0 and docs is not None: raise ValueError("queries at q0 > 0 and packed documents together are not supported")
+    if docs is not None: doc_slots = docs.start.int().contiguous(), cmp_slots(docs, cfg.l, cfg.d)[1].int().contiguous()
+    ds, first = doc_slots or (None, None)                                            # [B, T] s_t, and the slot of its first
+    if q0 and ds is not None: raise ValueError("queries at q0 > 0 and packed documents together are not supported")
     n_slc, scale = triton.cdiv(q0 + T, cfg.l_sel), scale or 1 / math.sqrt(K)         # blocks up to the last query
     q, k_cmp, lse_cmp = q.contiguous(), k_cmp.contiguous(), lse_cmp.contiguous()
     GP = triton.next_power_of_2(HQ // H)                                             # rows per token (G padded)
@@ -238,15 +241,13 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     Tc = max(BT, min(T, tune.score_bytes // (4 * B * H * n_slc)) // BT * BT)          # queries per chunk
     sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
-    ds, first = (None, None) if docs is None else (docs.start.int().contiguous(),      # [B, T] s_t, and the slot of
-                                                   cmp_slots(docs, cfg.l, cfg.d)[1].int().contiguous())   # its first
     for t0 in range(0, T, Tc):
         tc = min(Tc, T - t0)
         grid = (triton.cdiv(tc, BT), B * H)
-        _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, *((idx, idx) if docs is None else (ds, first)), T, N, n_slc,
+        _sel_scores_kernel[grid](q, k_cmp, lse_cmp, sc, *((idx, idx) if ds is None else (ds, first)), T, N, n_slc,
                                  t0, q0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
-                                 BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=docs is not None,
+                                 BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=ds is not None,
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
         topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)
@@ -393,36 +394,42 @@ def nsa_blocks(cfg:NSAConfig) -> list[int]:
 
 def _nsa_cfg(blocks) -> NSAConfig: return NSAConfig(**dict(zip(_BLOCK_FIELDS, blocks)))
 
-def _docs(start:Tensor|None, end:Tensor|None) -> Docs|None: return None if start is None else Docs(start, end)
+def doc_ranges(docs:Docs|None, cfg:NSAConfig) -> list:
+    """The documents as the operators take them, int32 `[B, T]` each: `s_t`, the compressed keys' slots `f_t` to
+    `f_t + n_t` (`cmp_key_range`, notebook 06a) and the window's end `t + 1` (`win_key_range`); four Nones without."""
+    if docs is None: return [None] * 4
+    (first, hi_c), (start, hi_w) = cmp_key_range(docs, cfg.l, cfg.d), win_key_range(docs)
+    return [start, first, hi_c, hi_w]
 
-def _doc_ranges(docs:Docs|None, cfg:NSAConfig) -> tuple:
-    """The branches' document bounds: the compressed and window keys' `k_range` (notebook 06a) and `doc_start` of the
-    selected kernels, int32 `[B, T]`; Nones without documents."""
-    if docs is None: return None, None, None
-    return cmp_key_range(docs, cfg.l, cfg.d), win_key_range(docs), docs.start.int().contiguous()
+def _key_ranges(doc_start, doc_first, doc_cmp_hi, doc_win_hi) -> tuple:
+    "`doc_ranges` as the kernels read them: the compressed and window branches' `k_range` and the selection's `s_t`."
+    if doc_start is None: return None, None, None
+    return (doc_first, doc_cmp_hi), (doc_start, doc_win_hi), doc_start
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #3e8455aa
 @torch.library.custom_op('nsa_nb::nsa_fwd', mutates_args=())
 def nsa_fwd(g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             blocks:list[int], scale:float, branch_grads:bool,
-            doc_start:Tensor|None=None, doc_end:Tensor|None=None, # packed documents: `Docs.start`, `Docs.end` [B, T]
+            # packed documents, `doc_ranges` (int32 [B, T]): s_t, the compressed keys' slots f_t to f_t + n_t, t + 1
+            doc_start:Tensor|None=None, doc_first:Tensor|None=None, doc_cmp_hi:Tensor|None=None, doc_win_hi:Tensor|None=None,
             q0:int=0,  # position of q's first query; keys and values from position 0 (a chunk of the sequence)
            ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     """NSA's forward: `o, o_c, o_s, o_w` `[B, T, HQ, V]`, `lse_c, lse_s, lse_w` `[B, T, HQ]` fp32, `idx [B, T, H, n_sel]`
     int32; `branch_grads` only tells the backward whether the branch outputs' gradients count."""
-    cfg, docs = _nsa_cfg(blocks), _docs(doc_start, doc_end)
-    g, q = g.contiguous(), q.contiguous()
-    r_c, r_w, ds = _doc_ranges(docs, cfg)
+    cfg, g, q = _nsa_cfg(blocks), g.contiguous(), q.contiguous()
+    r_c, r_w, ds = _key_ranges(doc_start, doc_first, doc_cmp_hi, doc_win_hi)
     # compressed key i sits at i*d + l - 1
     o_c, lse_c = banded_fwd(q, k_cmp, v_cmp, (cfg.d, cfg.l - 1 - q0), None, scale, k_range=r_c)
-    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale, docs=docs, q0=q0)  # [B, T, H, n_sel]
+    sel_docs = None if ds is None else (ds, r_c[0])                              # s_t, f_t
+    idx = select_blocks_triton(q, k_cmp, lse_c, cfg, scale, q0=q0, doc_slots=sel_docs)   # [B, T, H, n_sel]
     o_w, lse_w = banded_fwd(q, k_win, v_win, (1, -q0), cfg.w, scale, k_range=r_w)
     # Eq. 5 in the same pass
     o_s, lse_s, o = sel_fwd(q, k_sel, v_sel, idx, cfg.l_sel, scale, gated=(g, o_c, o_w), doc_start=ds, q0=q0)
     return o, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx
 
 @nsa_fwd.register_fake
-def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads, doc_start=None, doc_end=None, q0=0):
+def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grads, doc_start=None, doc_first=None,
+      doc_cmp_hi=None, doc_win_hi=None, q0=0):
     (B, T, HQ, _), H, V = q.shape, k_sel.shape[2], v_sel.shape[-1]
     o, lse = (q.new_empty(B, T, HQ, V) for _ in range(4)), (q.new_empty(B, T, HQ, dtype=torch.float32) for _ in range(3))
     return *o, *lse, q.new_empty(B, T, H, blocks[_BLOCK_FIELDS.index('n_sel')], dtype=torch.int32)
@@ -432,11 +439,12 @@ def _(g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, blocks, scale, branch_grad
 def nsa_bwd(do:Tensor, do_c:Tensor|None, do_s:Tensor|None, do_w:Tensor|None,  # the branch outputs' own gradients
             g:Tensor, q:Tensor, k_cmp:Tensor, v_cmp:Tensor, k_sel:Tensor, v_sel:Tensor, k_win:Tensor, v_win:Tensor,
             o_c:Tensor, o_s:Tensor, o_w:Tensor, lse_c:Tensor, lse_s:Tensor, lse_w:Tensor, idx:Tensor,
-            blocks:list[int], scale:float, doc_start:Tensor|None=None, doc_end:Tensor|None=None, q0:int=0,
+            blocks:list[int], scale:float, doc_start:Tensor|None=None, doc_first:Tensor|None=None,
+            doc_cmp_hi:Tensor|None=None, doc_win_hi:Tensor|None=None, q0:int=0,   # as `nsa_fwd`'s
            ) -> tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     "`nsa_fwd`'s backward: `dg, dq, dk_cmp, dv_cmp, dk_sel, dv_sel, dk_win, dv_win`, each contiguous."
     cfg, do, g, q = _nsa_cfg(blocks), do.contiguous(), g.contiguous(), q.contiguous()
-    r_c, r_w, ds = _doc_ranges(_docs(doc_start, doc_end), cfg)
+    r_c, r_w, ds = _key_ranges(doc_start, doc_first, doc_cmp_hi, doc_win_hi)
     # gates folded into lse, delta: every branch takes do
     dg, delta, lse_f = combine_bwd(g, o_c, o_s, o_w, do, lse=(lse_c, lse_s, lse_w))
     do_i, delta, lse = [do] * 3, list(delta), list(lse_f)
@@ -459,16 +467,16 @@ def _(do, do_c, do_s, do_w, g, q, k_cmp, v_cmp, k_sel, v_sel, k_win, v_win, *_):
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #a1c0e5f5
 def _nsa_setup(ctx, inputs, output):
-    *tensors, blocks, scale, branch_grads, doc_start, doc_end, q0 = inputs          # g, q, k_cmp, ... v_win
+    tensors, (blocks, scale, branch_grads), docs, q0 = inputs[:8], inputs[8:11], inputs[11:15], inputs[15]   # g ... v_win; `doc_ranges`
     _, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx = output
-    ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, doc_start, doc_end)
+    ctx.save_for_backward(*tensors, o_c, o_s, o_w, lse_c, lse_s, lse_w, idx, *docs)
     ctx.blocks, ctx.scale, ctx.branch_grads, ctx.q0 = blocks, scale, branch_grads, q0
 
 def _nsa_backward(ctx, do, do_c, do_s, do_w, *_):                                   # lse and idx: no gradient
     own = (do_c, do_s, do_w) if ctx.branch_grads else (None,) * 3
-    *saved, doc_start, doc_end = ctx.saved_tensors
-    return (*torch.ops.nsa_nb.nsa_bwd(do, *own, *saved, ctx.blocks, ctx.scale, doc_start, doc_end, ctx.q0),
-            None, None, None, None, None, None)                                     # blocks ... q0
+    *saved, s, f, hc, hw = ctx.saved_tensors                                        # the last four: `doc_ranges`
+    return (*torch.ops.nsa_nb.nsa_bwd(do, *own, *saved, ctx.blocks, ctx.scale, s, f, hc, hw, ctx.q0),
+            *[None] * 8)                                                            # blocks ... q0
 
 torch.library.register_autograd('nsa_nb::nsa_fwd', _nsa_backward, setup_context=_nsa_setup)
 
@@ -488,6 +496,6 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
     k_cmp, v_cmp = _compress(phi_k, phi_v, ks[0], vs[0], docs)                   # [B, N, H, K|V]
     o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
                                                          scale or 1 / math.sqrt(q.shape[-1]), branch_grads,
-                                                         *((None, None) if docs is None else docs), q0)
+                                                         *doc_ranges(docs, cfg), q0)
     branches = (o_c, o_s, o_w) if branch_grads else (o_c.detach(), o_s.detach(), o_w.detach())
     return o, branches, idx

@@ -3,7 +3,8 @@ in one training forward (shape, dtype, bytes; parameters, buffers and shared sto
 operations and Triton launches inside `nsa_nb::nsa_fwd` / `nsa_bwd` for one layer's forward and backward. On a CPU (Triton's
 interpreter, a tiny model, bf16 autocast, seconds) it shows the structure; on a GPU (`DEVICE=cuda`) the same at the sizes
 given. BREAK=1 breaks the graph before each NSA layer's operators, to compare a model compiled in pieces with one graph.
-Usage: [DEVICE=cuda] [BREAK=1] [OPS=1] python3 scripts/tuning/saved_for_backward.py [nsa|dense] [dim layers heads d_k T]
+CKPT=1 trains with activation checkpointing (`train.gradient_checkpointing`), KEEP=1 with its `train.keep_attention` policy.
+Usage: [DEVICE=cuda] [BREAK=1] [OPS=1] [CKPT=1 [KEEP=1]] python3 scripts/tuning/saved_for_backward.py [nsa|dense] [dim layers heads d_k T]
        (default: nsa 96 2 6 16 256)"""
 import collections, os, sys
 from nsa_nb.testing import use_interpreter_on_cpu
@@ -25,6 +26,7 @@ if os.environ.get('BREAK') == '1':
     NSAttention._attend = _attend
 torch.manual_seed(0)
 model = TransformerLM(cfg.model, cfg.nsa).to(dev)
+if os.environ.get('CKPT') == '1': model.set_gradient_checkpointing(True, os.environ.get('KEEP') == '1')
 fwd = torch.compile(model)
 x = torch.randint(0, cfg.model.vocab_size, (1, T + 1), device=dev)
 with torch.autocast(dev, dtype=torch.bfloat16): loss = fwd(x[:, :-1], x[:, 1:])
@@ -39,7 +41,7 @@ def pack(t):
 with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t), torch.autocast(dev, dtype=torch.bfloat16):
     loss = fwd(x[:, :-1], x[:, 1:])
 loss.backward()
-print(f"{attn}, {dev}, {layers} layers, T={T}: {len(saved)} saved tensors, {sum(s[2] for s in saved) / 2**20:.2f} MiB")
+print(f"{attn}, {dev}, {layers} layers, T={T}{', checkpointed' if model.gradient_checkpointing else ''}: {len(saved)} saved tensors, {sum(s[2] for s in saved) / 2**20:.2f} MiB")
 for (shape, dt), n in sorted(collections.Counter(s[:2] for s in saved).items(), key=lambda kv: str(kv[0])):
     print(f"  {n:3d} x {shape} {dt}")
 if os.environ.get('OPS') == '1' and attn == 'nsa':
