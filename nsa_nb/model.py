@@ -20,7 +20,7 @@ from .compression import with_cmp_slots
 
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
-           'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'LMHeadLoss',
+           'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'lm_head_loss_op',
            'lm_head_loss', 'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query',
            'nsa_keys_per_query']
 
@@ -229,34 +229,40 @@ def reset_parameters(self:TransformerLM):
         for lin in (blk.attn.o_proj, blk.mlp.w2): nn.init.normal_(lin.weight, std=std / math.sqrt(2 * L))
 
 # %% ../nbs/07_model.ipynb #b5e1a0c1
-class LMHeadLoss(torch.autograd.Function):
-    """Mean cross-entropy of `h @ w.T` against `y`, a chunk of rows at a time; the gradients are computed in the forward,
-    chunk by chunk, so only one chunk's `[rows, vocab]` logits exist at once."""
-    @staticmethod
-    def forward(ctx, h, w, y, chunk:int, grad:bool):   # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
-        wc = w.to(h.dtype)                                                   # one cast, not one per chunk
-        n = (y != -100).sum().clamp_min(1)                                   # a tensor: no read-back
-        loss = torch.zeros((), device=h.device, dtype=torch.float32)
-        dh, dw = (torch.empty_like(h), torch.zeros(w.shape, device=w.device, dtype=torch.float32)) if grad else (None,) * 2
-        for i in range(0, h.shape[0], chunk):
-            hc, yc = h[i:i + chunk], y[i:i + chunk]
-            z = (hc @ wc.t()).float()                                         # [rows, vocab] logits, fp32
-            lse, keep = z.logsumexp(-1), (yc != -100)
-            loss = loss + ((lse - z.gather(1, yc.clamp_min(0)[:, None])[:, 0]) * keep).sum()
-            if grad:                                                          # dloss/dz = (softmax - onehot) / n
-                p = (z - lse[:, None]).exp_()
-                p.scatter_add_(1, yc.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
-                p = (p * keep[:, None]).to(h.dtype)                           # / n after the products: no fp16 underflow
-                dh[i:i + chunk] = ((p @ wc).float() / n).to(h.dtype)
-                dw += (p.t() @ hc).float()
-        if grad: ctx.save_for_backward(dh, (dw / n).to(w.dtype))
-        return loss / n
+@torch.library.custom_op('nsa_nb::lm_head_loss', mutates_args=())
+def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
+                    chunk:int, grad:bool, dtype:torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """`(loss, dh, dw)`: the mean cross-entropy of `h @ w.T` against `y` and its gradients (empty without `grad`), the
+    products in `dtype`, a chunk of rows at a time, so only one chunk's `[rows, vocab]` logits exist at once."""
+    wc = w.to(dtype)                                                     # one cast, not one per chunk
+    n = (y != -100).sum().clamp_min(1)                                   # a tensor: no read-back
+    loss = torch.zeros((), device=h.device, dtype=torch.float32)
+    dh, dw = (torch.empty_like(h), torch.zeros(w.shape, device=w.device, dtype=torch.float32)) if grad else (None,) * 2
+    for i in range(0, h.shape[0], chunk):
+        hc, yc = h[i:i + chunk].to(dtype), y[i:i + chunk]
+        z = (hc @ wc.t()).float()                                         # [rows, vocab] logits, fp32
+        lse, keep = z.logsumexp(-1), (yc != -100)
+        loss = loss + ((lse - z.gather(1, yc.clamp_min(0)[:, None])[:, 0]) * keep).sum()
+        if grad:                                                          # dloss/dz = (softmax - onehot) / n
+            p = (z - lse[:, None]).exp_()
+            p.scatter_add_(1, yc.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
+            p = (p * keep[:, None]).to(dtype)                             # / n after the products: no fp16 underflow
+            dh[i:i + chunk] = ((p @ wc).float() / n).to(h.dtype)
+            dw += (p.t() @ hc).float()
+    if not grad: return loss / n, h.new_empty(0), w.new_empty(0)
+    return loss / n, dh, (dw / n).to(w.dtype)
 
-    @staticmethod
-    @torch.autograd.function.once_differentiable
-    def backward(ctx, g):
-        dh, dw = ctx.saved_tensors
-        return dh * g, dw * g, None, None, None
+@lm_head_loss_op.register_fake
+def _(h, w, y, chunk, grad, dtype):
+    return h.new_empty((), dtype=torch.float32), h.new_empty(h.shape if grad else 0), w.new_empty(w.shape if grad else 0)
+
+def _lm_head_setup(ctx, inputs, output): ctx.save_for_backward(*output[1:])   # dh, dw: all the backward needs
+
+def _lm_head_backward(ctx, g, *_):                                    # the loss's gradient; dh, dw are not differentiated
+    dh, dw = ctx.saved_tensors
+    return dh * g, dw * g, None, None, None, None
+
+torch.library.register_autograd('nsa_nb::lm_head_loss', _lm_head_backward, setup_context=_lm_head_setup)
 
 # %% ../nbs/07_model.ipynb #8c33a6be
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
@@ -268,7 +274,9 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
     if y.shape != h.shape[:1]: raise ValueError(f"targets {tuple(y.shape)}: want one per row of h, [{h.shape[0]}]")
     chunk = chunk or max(256, 2**27 // w.shape[0] // 256 * 256)
     grad = torch.is_grad_enabled() and (h.requires_grad or w.requires_grad)    # no gradient work under no_grad
-    return LMHeadLoss.apply(h, w, y, chunk, grad)
+    dev = h.device.type
+    dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else h.dtype
+    return torch.ops.nsa_nb.lm_head_loss(h, w, y, chunk, grad, dtype)[0]
 
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
