@@ -9,7 +9,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from fastcore.script import call_parse, Param
-from .config import NSAConfig, RunConfig, load_config, named_config
+from .config import ConfigError, NSAConfig, RunConfig, load_config, named_config
 from .data import sample_doc_cu_seqlens, doc_lengths, text_splits
 from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
@@ -716,7 +716,11 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  train_batches:str='16x2048,4x8192',
                  doc_mask:bool=False,      # train: also every row with packed documents of FineWeb-Edu's lengths
                  inputs:str=None,          # trained: the run directory or checkpoint whose layers' inputs are timed
-                 layers:str=None):         # trained: comma-separated layer indices (default: first, middle, last)
+                 layers:str=None,          # trained: comma-separated layer indices (default: first, middle, last)
+                 attns:str='dense,nsa',    # train: the models timed
+                 compiles:str='eager,compiled',   # train: eager, compiled or both
+                 settings:Param("train: comma-separated section.field=value for every row, e.g. "
+                                "train.gradient_checkpointing=true for a million tokens", str)=None):
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""
     if what not in BENCH_DEFAULTS:
@@ -729,6 +733,10 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     ps = _csv(parts, 'parts', allowed=DECODE_PARTS)
     shs, ims = _csv(shapes, 'shapes', allowed=tuple(SHAPES)), _csv(impls, 'impls', allowed=IMPLS)
     tbs, lys = _batch_shapes(train_batches), _layers(layers)
+    tas, tcs = _csv(attns, 'attns', allowed=('dense', 'nsa', 'window')), _csv(compiles, 'compiles', allowed=('eager', 'compiled'))
+    sets = _csv(settings, 'settings') if settings else []
+    try: named_config('m7c_125m', sets)                                     # a bad setting says so before the GPU
+    except ConfigError as e: raise SystemExit(f"--settings {settings!r}: {e}")
     if what == 'trained':
         if not inputs or find_checkpoint(inputs) is None:
             raise SystemExit(f"nsa_nb_bench trained --inputs {inputs}: give a run directory or checkpoint of an NSA model "
@@ -740,8 +748,11 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     if what == 'train':
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
                TRAIN_NOTES)
-        res = (res[0], res[1] + (' --doc_mask' if doc_mask else ''), *res[2:])
-        rows = bench_train(lens, log=saving_log(*res), doc_masks=(False, True) if doc_mask else (False,))
+        extra = (' --doc_mask' if doc_mask else '') + (f" --attns {j(tas)}" if tas != ['dense', 'nsa'] else '') + \
+                (f" --compiles {j(tcs)}" if tcs != ['eager', 'compiled'] else '') + (f" --settings {j(sets)}" if sets else '')
+        res = (res[0], res[1] + extra, *res[2:])
+        rows = bench_train(lens, tas, [m == 'compiled' for m in tcs], log=saving_log(*res), overrides=sets,
+                           doc_masks=(False, True) if doc_mask else (False,))
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
     if what == 'trained':

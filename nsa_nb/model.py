@@ -229,7 +229,7 @@ def reset_parameters(self:TransformerLM):
         for lin in (blk.attn.o_proj, blk.mlp.w2): nn.init.normal_(lin.weight, std=std / math.sqrt(2 * L))
 
 # %% ../nbs/07_model.ipynb #b5e1a0c1
-@torch.library.custom_op('nsa_nb::lm_head_loss', mutates_args=())
+@torch.library.custom_op('nsa_nb::lm_head_loss_op', mutates_args=())
 def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
                     chunk:int, grad:bool, dtype:torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """`(loss, dh, dw)`: the mean cross-entropy of `h @ w.T` against `y` and its gradients (empty without `grad`), the
@@ -262,7 +262,7 @@ def _lm_head_backward(ctx, g, *_):                                    # the loss
     dh, dw = ctx.saved_tensors
     return dh * g, dw * g, None, None, None, None
 
-torch.library.register_autograd('nsa_nb::lm_head_loss', _lm_head_backward, setup_context=_lm_head_setup)
+torch.library.register_autograd('nsa_nb::lm_head_loss_op', _lm_head_backward, setup_context=_lm_head_setup)
 
 # %% ../nbs/07_model.ipynb #8c33a6be
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
@@ -276,7 +276,7 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
     grad = torch.is_grad_enabled() and (h.requires_grad or w.requires_grad)    # no gradient work under no_grad
     dev = h.device.type
     dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else h.dtype
-    return torch.ops.nsa_nb.lm_head_loss(h, w, y, chunk, grad, dtype)[0]
+    return torch.ops.nsa_nb.lm_head_loss_op(h, w, y, chunk, grad, dtype)[0]
 
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
