@@ -346,7 +346,8 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                                         f'data.doc_mask={str(m).lower()}', *overrides])
         torch._dynamo.reset()                                                 # each row compiles afresh
         try:
-            r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps) | dict(compiled=c)
+            r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps,
+                                 warmup=min(3, steps)) | dict(compiled=c)
         except Exception as e:
             r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=f"{type(e).__name__}: {str(e)[:160]}")
         torch.cuda.empty_cache()
@@ -720,7 +721,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  attns:str='dense,nsa',    # train: the models timed
                  compiles:str='eager,compiled',   # train: eager, compiled or both
                  settings:Param("train: comma-separated section.field=value for every row, e.g. "
-                                "train.gradient_checkpointing=true for a million tokens", str)=None):
+                                "train.gradient_checkpointing=true for a million tokens", str)=None,
+                 steps:int=5):             # train: timed steps per row, after min(3, steps) untimed ones
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""
     if what not in BENCH_DEFAULTS:
@@ -735,6 +737,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     tbs, lys = _batch_shapes(train_batches), _layers(layers)
     tas, tcs = _csv(attns, 'attns', allowed=('dense', 'nsa', 'window')), _csv(compiles, 'compiles', allowed=('eager', 'compiled'))
     sets = _csv(settings, 'settings') if settings else []
+    if steps < 1: raise SystemExit(f"--steps {steps}: time at least one step")
     try: named_config('m7c_125m', sets)                                     # a bad setting says so before the GPU
     except ConfigError as e: raise SystemExit(f"--settings {settings!r}: {e}")
     if what == 'trained':
@@ -749,9 +752,10 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
                TRAIN_NOTES)
         extra = (' --doc_mask' if doc_mask else '') + (f" --attns {j(tas)}" if tas != ['dense', 'nsa'] else '') + \
-                (f" --compiles {j(tcs)}" if tcs != ['eager', 'compiled'] else '') + (f" --settings {j(sets)}" if sets else '')
+                (f" --compiles {j(tcs)}" if tcs != ['eager', 'compiled'] else '') + (f" --settings {j(sets)}" if sets else '') + \
+                (f" --steps {steps}" if steps != 5 else '')
         res = (res[0], res[1] + extra, *res[2:])
-        rows = bench_train(lens, tas, [m == 'compiled' for m in tcs], log=saving_log(*res), overrides=sets,
+        rows = bench_train(lens, tas, [m == 'compiled' for m in tcs], steps=steps, log=saving_log(*res), overrides=sets,
                            doc_masks=(False, True) if doc_mask else (False,))
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))

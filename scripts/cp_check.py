@@ -8,6 +8,8 @@ kernels, no autocast): the check passes when, for every parameter, the split ste
 step is at most `--slack` times the one-process bf16 step's distance to fp32 (plus 1e-6 of the gradient's norm).
 
     NCCL_NVLS_ENABLE=0 torchrun --standalone --nproc_per_node=2 scripts/cp_check.py --seq_len 32768 --compile --out OUT/cp_check.json
+    # on one GPU (every rank on cuda:0, gloo's collectives): the GPU kernels under the split, not its speed
+    torchrun --standalone --nproc_per_node=2 scripts/cp_check.py --share_gpu --seq_len 32768 --compile
     # on a CPU (gloo, the kernels interpreted): a tiny model
     TRITON_INTERPRET=1 torchrun --standalone --nproc_per_node=2 scripts/cp_check.py --config tiny --seq_len 256 \
         --precision fp32 model.backend=triton
@@ -30,16 +32,17 @@ p.add_argument('--precision', default='bf16', choices=['bf16', 'fp32'], help="th
 p.add_argument('--compile', action='store_true', help="torch.compile the model (both steps)")
 p.add_argument('--checkpointing', action='store_true', help="activation checkpointing in both steps")
 p.add_argument('--slack', type=float, default=2.0, help="allowed ratio to bf16's own error (see above)")
+p.add_argument('--share_gpu', action='store_true', help="every rank on cuda:0, gloo instead of NCCL (NCCL refuses two ranks on one GPU)")
 p.add_argument('--out', default=None, help="JSON file for rank 0's rows")
 p.add_argument('overrides', nargs='*', help="section.field=value settings of the profile, e.g. model.backend=triton")
 a = p.parse_args()
 
 cuda = torch.cuda.is_available()
 rank, N = int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1))
-dev = torch.device(f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}" if cuda else 'cpu')
+dev = torch.device(f"cuda:{0 if a.share_gpu else int(os.environ.get('LOCAL_RANK', 0))}" if cuda else 'cpu')
 if cuda: torch.cuda.set_device(dev)
 else: torch.set_num_threads(1)
-dist.init_process_group('nccl' if cuda else 'gloo')
+dist.init_process_group('nccl' if cuda and not a.share_gpu else 'gloo')
 if a.seq_len % (2 * N): sys.exit(f"--seq_len={a.seq_len} must be a multiple of 2 x {N} ranks")
 
 def step(model, fwd, x, y, precision, split):
@@ -81,7 +84,7 @@ for attn in a.attn.split(','):
                torch.cuda.get_device_name(dev) if cuda else 'cpu'), loss_one=loss1, loss_split=loss_cp, loss_fp32=loss32,
                grad_rel_split=max(d_cp), grad_rel_precision=max(d_prec), worst=names[worst],
                worst_split=d_cp[worst], worst_precision=d_prec[worst], fallbacks=falls, passed=bool(ok),
-               seconds=round(time.perf_counter() - t0, 1))
+               shared_gpu=a.share_gpu, seconds=round(time.perf_counter() - t0, 1))
     rows.append(row)
     if rank == 0:
         print(f"N={N} {attn} T={a.seq_len} {a.precision}{' compiled' if a.compile else ''}: loss {loss_cp:.6f} split, "
