@@ -289,7 +289,7 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     tc = run_cfg.train
     torch.manual_seed(0)
     model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device)
-    model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention)
+    model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention).set_mlp_chunk(tc.mlp_chunk)
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
@@ -721,7 +721,7 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  attns:str='dense,nsa',    # train: the models timed
                  compiles:str='eager,compiled',   # train: eager, compiled or both
                  settings:Param("train: comma-separated section.field=value for every row, e.g. "
-                                "train.gradient_checkpointing=true for a million tokens", str)=None,
+                                "train.gradient_checkpointing=true,train.mlp_chunk=65536 for a million tokens", str)=None,
                  steps:int=5):             # train: timed steps per row, after min(3, steps) untimed ones
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""

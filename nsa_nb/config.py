@@ -131,6 +131,9 @@ class TrainConfig(_Section):
     precision: str = 'auto'        # 'auto' (bf16 on GPU, fp32 on CPU), 'bf16', 'fp16', 'fp32'
     gradient_checkpointing: bool = False  # recompute each block in backward: less memory, ~30% more compute
     keep_attention: bool = False   # with gradient_checkpointing: keep the attention kernels' outputs, recompute the rest
+    # each MLP this many tokens at a time, forward and backward (0: all at once): for the longest sequences, where one
+    # block's [tokens, hidden] MLP products and their gradients would not fit (notebook 07)
+    mlp_chunk: int = 0
     compile: bool = False          # torch.compile the model
     # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under
     # train.compile the graph is cut at the buckets, so that the all-reduce of one overlaps the backward of the next
@@ -167,7 +170,7 @@ class TrainConfig(_Section):
         p = _positive(self, ['steps', 'seq_len', 'batch_size', 'accumulate_grad_batches', 'eval_batches', 'log_every',
                              'context_parallel'])
         for n in ('save_every', 'eval_every', 'warmup_steps', 'sample_every', 'mem_dump_every', 'keep_last',
-                  'sample_tokens'):
+                  'sample_tokens', 'mlp_chunk'):
             if getattr(self, n) < 0: p.append(f"train.{n}={getattr(self, n)}: must be >= 0 (0 turns it off)")
         cp = self.context_parallel
         if isinstance(cp, int) and cp > 1 and self.seq_len % (2 * cp):

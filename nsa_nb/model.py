@@ -21,8 +21,8 @@ from .compression import with_cmp_slots
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
            'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'lm_head_loss_op',
-           'lm_head_loss', 'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query',
-           'nsa_keys_per_query']
+           'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'keep_attention_policy', 'evaluating',
+           'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -158,7 +158,10 @@ class SwiGLU(nn.Module):
         super().__init__()
         self.w1, self.w3 = nn.Linear(dim, hidden, bias=False), nn.Linear(dim, hidden, bias=False)
         self.w2 = nn.Linear(hidden, dim, bias=False)
-    def forward(self, x): return self.combine(self.w1(x), self.w3(x))
+        self.chunk = 0   # > 0: this many rows at a time, forward and backward (`swiglu_rows`, `set_mlp_chunk`)
+    def forward(self, x):
+        if self.chunk and x.shape[:-1].numel() > self.chunk: return swiglu_rows(x, self, self.chunk)
+        return self.combine(self.w1(x), self.w3(x))
     def combine(self, a, b):
         "`w2(silu(a) * b)` from the input's two products `a = w1 x`, `b = w3 x` (made here, or elsewhere in one product)."
         return self.w2(F.silu(a) * b)
@@ -278,12 +281,76 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
     dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else h.dtype
     return torch.ops.nsa_nb.lm_head_loss_op(h, w, y, chunk, grad, dtype)[0]
 
+# %% ../nbs/07_model.ipynb #11368060
+@torch.library.custom_op('nsa_nb::swiglu_rows_op', mutates_args=())
+def swiglu_rows_op(x:torch.Tensor, w1:torch.Tensor, w3:torch.Tensor, w2:torch.Tensor,  # x [N, dim]; w1, w3 [hidden, dim]; w2 [dim, hidden]
+                   chunk:int, dtype:torch.dtype) -> torch.Tensor:
+    "`w2(silu(w1 x) * w3 x)` -> `[N, dim]`, the products in `dtype`, `chunk` rows at a time."
+    w1, w3, w2 = (w.to(dtype) for w in (w1, w3, w2))                   # one cast, not one per chunk
+    y = x.new_empty(x.shape[0], w2.shape[0], dtype=dtype)
+    for i in range(0, x.shape[0], chunk):
+        xc = x[i:i + chunk].to(dtype)
+        y[i:i + chunk] = (F.silu(xc @ w1.t()) * (xc @ w3.t())) @ w2.t()   # [rows, hidden] products, this chunk's only
+    return y
+
+@swiglu_rows_op.register_fake
+def _(x, w1, w3, w2, chunk, dtype): return x.new_empty(x.shape[0], w2.shape[0], dtype=dtype)
+
+# %% ../nbs/07_model.ipynb #32f61ab3
+@torch.library.custom_op('nsa_nb::swiglu_rows_bwd_op', mutates_args=())
+def swiglu_rows_bwd_op(dy:torch.Tensor, x:torch.Tensor, w1:torch.Tensor, w3:torch.Tensor, w2:torch.Tensor, chunk:int,
+                       dtype:torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    "`(dx, dw1, dw3, dw2)` of `swiglu_rows_op` for `dy [N, dim]`, its products made again a chunk of rows at a time."
+    c1, c3, c2 = (w.to(dtype) for w in (w1, w3, w2))
+    dx = torch.empty_like(x)
+    dw1, dw3, dw2 = (torch.zeros(w.shape, device=w.device, dtype=torch.float32) for w in (w1, w3, w2))
+    for i in range(0, x.shape[0], chunk):
+        xc, dyc = x[i:i + chunk].to(dtype), dy[i:i + chunk].to(dtype)
+        a, b = xc @ c1.t(), xc @ c3.t()                                   # [rows, hidden], as the forward made them
+        dw2 += (dyc.t() @ (F.silu(a) * b)).float()
+        a, b, dh = a.float(), b.float(), (dyc @ c2).float()
+        sig = torch.sigmoid(a)
+        da, db = (dh * b * sig * (1 + a * (1 - sig))).to(dtype), (dh * a * sig).to(dtype)
+        dw1 += (da.t() @ xc).float()
+        dw3 += (db.t() @ xc).float()
+        dx[i:i + chunk] = (da @ c1 + db @ c3).to(x.dtype)
+    return dx, dw1.to(w1.dtype), dw3.to(w3.dtype), dw2.to(w2.dtype)
+
+@swiglu_rows_bwd_op.register_fake
+def _(dy, x, w1, w3, w2, chunk, dtype): return torch.empty_like(x), torch.empty_like(w1), torch.empty_like(w3), torch.empty_like(w2)
+
+def _swiglu_rows_setup(ctx, inputs, output):
+    x, w1, w3, w2, chunk, dtype = inputs
+    ctx.save_for_backward(x, w1, w3, w2)                                  # the input and the weights: all the backward needs
+    ctx.chunk, ctx.dtype = chunk, dtype
+
+def _swiglu_rows_backward(ctx, dy):
+    return *torch.ops.nsa_nb.swiglu_rows_bwd_op(dy, *ctx.saved_tensors, ctx.chunk, ctx.dtype), None, None
+
+torch.library.register_autograd('nsa_nb::swiglu_rows_op', _swiglu_rows_backward, setup_context=_swiglu_rows_setup)
+
+# %% ../nbs/07_model.ipynb #6c60ce17
+def swiglu_rows(x:torch.Tensor, mlp:SwiGLU, chunk:int) -> torch.Tensor:
+    "`mlp(x)` for `x [..., dim]`, `chunk` rows at a time in the forward and the backward (`swiglu_rows_op`)."
+    dev = x.device.type
+    dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
+    y = torch.ops.nsa_nb.swiglu_rows_op(x.reshape(-1, x.shape[-1]), mlp.w1.weight, mlp.w3.weight, mlp.w2.weight, chunk, dtype)
+    return y.view(*x.shape[:-1], y.shape[-1])
+
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
 def set_gradient_checkpointing(self:TransformerLM, on:bool=True,
                                keep_attention:bool=False):   # keep the attention kernels' outputs (`keep_attention_policy`)
     "Turn per-block activation checkpointing on or off; returns the model."
     self.gradient_checkpointing, self.keep_attention = on, on and keep_attention
+    return self
+
+# %% ../nbs/07_model.ipynb #1d992002
+@patch
+def set_mlp_chunk(self:TransformerLM, rows:int=0):
+    "Run every block's MLP `rows` tokens at a time, forward and backward (`swiglu_rows`; 0: all at once); returns the model."
+    if not isinstance(rows, int) or rows < 0: raise ValueError(f"mlp_chunk={rows!r}: must be an integer >= 0 (0: all rows at once)")
+    for blk in self.blocks: blk.mlp.chunk = rows
     return self
 
 # %% ../nbs/07_model.ipynb #8abb8d9c

@@ -181,7 +181,7 @@ def setup(self:Trainer):
     seed_everything(tc.seed)
     self.core = (self.model_arg if self.model_arg is not None else TransformerLM(self.cfg.model, self.cfg.nsa)).to(dev)
     if tc.init_from: self.init_weights(tc.init_from)
-    self.core.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention)
+    self.core.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention).set_mlp_chunk(tc.mlp_chunk)
     self.split = context_split(env.rank, env.world_size, tc.context_parallel)   # None: whole sequences everywhere
     if self.split: self.core.set_context_parallel(self.split)
     ids = [dev.index] if dev.type == 'cuda' else None
