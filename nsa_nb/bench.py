@@ -16,7 +16,7 @@ from .compression import Compressor
 from .model import TransformerLM, _sdpa_gqa
 from .attention import NSAttention
 from .preflight import resolve_precision
-from .train import autocast_ctx, make_optimizer, compile_counts
+from .train import autocast_ctx, forward_ctx, make_optimizer, compile_counts
 from .telemetry import MiB, GiB, _rss_bytes, peak_flops
 from .cache import predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache
 from .generate import compiled_decode_step, pack_layers
@@ -297,7 +297,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     if run_cfg.data.doc_mask and cu_seqlens is None: cu_seqlens = sample_doc_cu_seqlens(batch_size, seq_len)
     kw = dict(cu_seqlens=cu_seqlens.to(device)) if run_cfg.data.doc_mask else {}
     def step():
-        with autocast_ctx(device, prec): loss = fwd(x[:, :-1], x[:, 1:], **kw)          # the model's loss head
+        with forward_ctx(device, prec, model if tc.offload_checkpoints else None):   # offload: notebook 07
+            loss = fwd(x[:, :-1], x[:, 1:], **kw)                                      # the model's loss head
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)

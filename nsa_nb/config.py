@@ -134,6 +134,9 @@ class TrainConfig(_Section):
     # each MLP this many tokens at a time, forward and backward (0: all at once): for the longest sequences, where one
     # block's [tokens, hidden] MLP products and their gradients would not fit (notebook 07)
     mlp_chunk: int = 0
+    # with gradient_checkpointing: what the backward keeps (under train.compile, each block's input) waits in pinned host
+    # memory and is copied back when the backward reads it (notebook 07's offload_saved)
+    offload_checkpoints: bool = False
     compile: bool = False          # torch.compile the model
     # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under
     # train.compile the graph is cut at the buckets, so that the all-reduce of one overlaps the backward of the next
@@ -176,6 +179,9 @@ class TrainConfig(_Section):
         if isinstance(cp, int) and cp > 1 and self.seq_len % (2 * cp):
             p.append(f"train.seq_len={self.seq_len} must be a multiple of 2 x train.context_parallel = {2 * cp} (each "
                      f"rank holds two equal chunks): use train.seq_len={max(1, self.seq_len // (2 * cp)) * 2 * cp}")
+        if self.offload_checkpoints and not self.gradient_checkpointing:
+            p.append("train.offload_checkpoints=true moves what gradient checkpointing keeps to host memory: set "
+                     "train.gradient_checkpointing=true too (or train.offload_checkpoints=false)")
         if self.keep_attention and not self.gradient_checkpointing:
             p.append("train.keep_attention=true keeps the attention's outputs through gradient checkpointing: set "
                      "train.gradient_checkpointing=true too (or train.keep_attention=false)")

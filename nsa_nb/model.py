@@ -21,8 +21,8 @@ from .compression import with_cmp_slots
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
            'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'lm_head_loss_op',
-           'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'keep_attention_policy', 'evaluating',
-           'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
+           'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved',
+           'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -352,6 +352,24 @@ def set_mlp_chunk(self:TransformerLM, rows:int=0):
     if not isinstance(rows, int) or rows < 0: raise ValueError(f"mlp_chunk={rows!r}: must be an integer >= 0 (0: all rows at once)")
     for blk in self.blocks: blk.mlp.chunk = rows
     return self
+
+# %% ../nbs/07_model.ipynb #d1275447
+def offload_saved(model:nn.Module, min_bytes:int=1 << 20):
+    """A context in which the tensors saved for the backward (not `model`'s parameters, nor any under `min_bytes`) wait in
+    host memory; its `moved` lists their shapes."""
+    own, moved = {p.untyped_storage().data_ptr() for p in model.parameters()}, []
+    def pack(t):
+        if t.untyped_storage().data_ptr() in own or t.untyped_storage().nbytes() < min_bytes: return t
+        moved.append(tuple(t.shape))
+        h = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device='cpu', pin_memory=t.is_cuda)
+        return t.device, h.copy_(t, non_blocking=True)                    # ordered on the stream before t's memory is reused
+    def unpack(p):
+        if isinstance(p, torch.Tensor): return p
+        dev, h = p
+        return torch.empty_strided(h.size(), h.stride(), dtype=h.dtype, device=dev).copy_(h, non_blocking=True)
+    hooks = torch.autograd.graph.saved_tensors_hooks(pack, unpack)
+    hooks.moved = moved
+    return hooks
 
 # %% ../nbs/07_model.ipynb #8abb8d9c
 KEPT_OPS = ('nsa_nb::nsa_fwd', 'nsa_nb::banded_fwd',   # NSA's operator; the window-only model's banded kernel

@@ -15,7 +15,7 @@ import torch.distributed as dist
 from fastcore.basics import patch
 import nsa_nb
 from .config import RunConfig, TrainConfig, ConfigError, save_config, load_config, task_class
-from .model import TransformerLM
+from .model import TransformerLM, offload_saved
 from .context import context_split, whole_sequences, cp_shard
 from .data import Data, build_data, micro_batch_size, doc_cu_seqlens, doc_lengths, sample_doc_cu_seqlens
 from .attention import NSAttention, BranchGate, RopeTable, get_fallback_counters
@@ -28,14 +28,20 @@ from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_f
                               dtypes_report, mem_dump, Watchdog)
 
 # %% auto #0
-__all__ = ['autocast_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'lm_loss', 'Task', 'make_task', 'Trainer',
-           'config_lines', 'Readout', 'duration', 'compile_counts', 'train']
+__all__ = ['autocast_ctx', 'forward_ctx', 'lr_at', 'make_optimizer', 'optimizer_state_bytes', 'lm_loss', 'Task', 'make_task',
+           'Trainer', 'config_lines', 'Readout', 'duration', 'compile_counts', 'train']
 
 # %% ../nbs/09_train.ipynb #0689ffcc
 def autocast_ctx(device:torch.device, precision:str):
     "Autocast for bf16/fp16 (weights and optimizer stay fp32); nothing for fp32."
     if precision == 'fp32': return contextlib.nullcontext()
     return torch.autocast(device.type, dtype=torch.bfloat16 if precision == 'bf16' else torch.float16)
+
+# %% ../nbs/09_train.ipynb #8d49205c
+@contextlib.contextmanager
+def forward_ctx(device:torch.device, precision:str, offload:nn.Module|None=None):
+    "A training forward's context: `autocast_ctx`, and with a model `offload` what its backward keeps in host memory (`offload_saved`)."
+    with autocast_ctx(device, precision), (offload_saved(offload) if offload is not None else contextlib.nullcontext()): yield
 
 # %% ../nbs/09_train.ipynb #8abf830c
 def lr_at(step:int, tc:TrainConfig) -> float:
@@ -199,7 +205,7 @@ def setup(self:Trainer):
     # steps read one step late (`read_step`) where the optimizer can leave a step undone on the device
     self.lag = 1 if self.scaler is None and self.opt.defaults.get('fused') else 0
     self.skipped = torch.zeros((), dtype=torch.bool, device=dev)        # a step left undone; stays set once set
-    self.amp = lambda: autocast_ctx(dev, self.precision)
+    self.amp = lambda: forward_ctx(dev, self.precision, self.core if tc.offload_checkpoints else None)
     self.task = make_task(self.cfg)
     cp = tc.context_parallel
     self.data = self.task.data(env.rank // cp, env.world_size // cp)      # a context-parallel group: the same batches
