@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
-from .results import load_result, result_frame, results_dir, show_result
+from .results import load_result, result_frame, results_dir
 
 # %% auto #0
 __all__ = ['read_run', 'plot_runs', 'compare_losses', 'steady_tokens_per_s', 'val_at', 'same_time_rows', 'seed_margin',

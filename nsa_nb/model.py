@@ -21,7 +21,7 @@ from .compression import with_cmp_slots
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
            'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'lm_head_loss_op',
-           'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved',
+           'compute_dtype', 'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved',
            'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
@@ -267,6 +267,12 @@ def _lm_head_backward(ctx, g, *_):                                    # the loss
 
 torch.library.register_autograd('nsa_nb::lm_head_loss_op', _lm_head_backward, setup_context=_lm_head_setup)
 
+# %% ../nbs/07_model.ipynb #9b648f3a
+def compute_dtype(t:torch.Tensor) -> torch.dtype:
+    "The dtype products with `t` run in: autocast's on `t`'s device where autocast is on, else `t`'s own."
+    dev = t.device.type
+    return torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else t.dtype
+
 # %% ../nbs/07_model.ipynb #8c33a6be
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
                  w:torch.Tensor,      # [vocab, dim] the head's weight
@@ -277,9 +283,7 @@ def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
     if y.shape != h.shape[:1]: raise ValueError(f"targets {tuple(y.shape)}: want one per row of h, [{h.shape[0]}]")
     chunk = chunk or max(256, 2**27 // w.shape[0] // 256 * 256)
     grad = torch.is_grad_enabled() and (h.requires_grad or w.requires_grad)    # no gradient work under no_grad
-    dev = h.device.type
-    dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else h.dtype
-    return torch.ops.nsa_nb.lm_head_loss_op(h, w, y, chunk, grad, dtype)[0]
+    return torch.ops.nsa_nb.lm_head_loss_op(h, w, y, chunk, grad, compute_dtype(h))[0]
 
 # %% ../nbs/07_model.ipynb #11368060
 @torch.library.custom_op('nsa_nb::swiglu_rows_op', mutates_args=())
@@ -332,9 +336,8 @@ torch.library.register_autograd('nsa_nb::swiglu_rows_op', _swiglu_rows_backward,
 # %% ../nbs/07_model.ipynb #6c60ce17
 def swiglu_rows(x:torch.Tensor, mlp:SwiGLU, chunk:int) -> torch.Tensor:
     "`mlp(x)` for `x [..., dim]`, `chunk` rows at a time in the forward and the backward (`swiglu_rows_op`)."
-    dev = x.device.type
-    dtype = torch.get_autocast_dtype(dev) if torch.is_autocast_enabled(dev) else x.dtype
-    y = torch.ops.nsa_nb.swiglu_rows_op(x.reshape(-1, x.shape[-1]), mlp.w1.weight, mlp.w3.weight, mlp.w2.weight, chunk, dtype)
+    y = torch.ops.nsa_nb.swiglu_rows_op(x.reshape(-1, x.shape[-1]), mlp.w1.weight, mlp.w3.weight, mlp.w2.weight, chunk,
+                                        compute_dtype(x))
     return y.view(*x.shape[:-1], y.shape[-1])
 
 # %% ../nbs/07_model.ipynb #ad53bd5d
