@@ -31,7 +31,7 @@ if __name__ == '__main__':
         _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
         row = dict(B=B, T=T, HQ=HQ, H=H, K=K)
         picks = {}
-        for name, tune in (('fused', kn.ScoresTuning()), ('separate', kn.ScoresTuning(fused_topn=False))):
+        for name, tune in (('fused', kn.ScoresTuning(fused_topn=True)), ('separate', kn.ScoresTuning(fused_topn=False))):
             if name == 'separate' and math.ceil(T / cfg.l_sel) > kn.MAX_BLOCKS: continue
             row[f'{name}_ms'] = round(timeit(lambda: kn.select_blocks_triton(q, kc, lse, cfg, tune=tune)), 3)
             picks[name] = kn.select_blocks_triton(q, kc, lse, cfg, tune=tune)
