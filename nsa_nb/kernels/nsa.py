@@ -227,7 +227,7 @@ class ScoresTuning:
     rows: int = 128                  # query rows (tokens x G padded) of a scores program
     step: int = 64                   # compressed blocks a scores step takes: faster than 32 or 128 at both shapes
     stages: int = 2                  # software-pipeline stages of the scores loop
-    fused_topn: bool = True          # top-n inside the scores walk (`_merge_rows`): no score buffer, no second kernel
+    fused_topn: bool|None = None     # top-n inside the scores walk (`_merge_rows`); None: past MAX_BLOCKS blocks a row
     min_band: int = 256              # top-n's narrowest band of rows, in blocks: each band is a launch (T <= 16k: one)
     topn_rows: int|None = None       # top-n's rows per program instead of ~1k scores a program (sweeps)
     topn_warps: int|None = None      # top-n's warps instead of the rule (sweeps)
@@ -285,7 +285,8 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     BC = 16 if INTERPRET else tune.step                                            # compressed blocks a step
     BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU)                           # in BJ groups of SU
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
-    if tune.fused_topn: Tc, sc = T, idx                                              # one launch, no score buffer
+    fused = n_slc > MAX_BLOCKS if tune.fused_topn is None else tune.fused_topn     # where the top-n kernel cannot go
+    if fused: Tc, sc = T, idx                                              # one launch, no score buffer
     else:
         Tc = max(BT, min(T, tune.score_bytes // (4 * B * H * n_slc)) // BT * BT)      # queries per chunk
         sc = torch.empty(B * H, Tc, n_slc, device=q.device, dtype=torch.float32)
@@ -296,10 +297,10 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                                  t0, q0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
                                  BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=ds is not None,
-                                 NSEL=cfg.n_sel, NP=padded(cfg.n_sel), FUSED=tune.fused_topn,
+                                 NSEL=cfg.n_sel, NP=padded(cfg.n_sel), FUSED=fused,
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
-        if not tune.fused_topn: topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)
+        if not fused: topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)
     return idx
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #ec54abc0

@@ -1,5 +1,5 @@
 """Selection scores + top-n on the GPU two ways in one process: top-n merged into the scores walk
-(`ScoresTuning(fused_topn=True)`, the default) against the scores kernel writing a buffer that the top-n kernel ranks
+(`ScoresTuning(fused_topn=True)`; the default past MAX_BLOCKS blocks a row) against the scores kernel writing a buffer that the top-n kernel ranks
 (`fused_topn=False`); GPU time (CUDA events, median of 5 after 2) and the fraction of rows that pick the same blocks.
 Usage on a GPU node: python3 scripts/tuning/ab_fused_topn.py OUT.json [B,T,HQ,H,K ...]  (random bf16 q, k; the paper's
 NSA settings)."""
