@@ -32,14 +32,14 @@ def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #4ebde568
 @triton.jit
-def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_v, b_i, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
+def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
                  qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, SU: tl.constexpr,
                  LU: tl.constexpr, MU: tl.constexpr,
                  BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr,
-                 NSEL: tl.constexpr, NP: tl.constexpr, FUSED: tl.constexpr):
+                 NSEL: tl.constexpr, W: tl.constexpr, FUSED: tl.constexpr):
     """Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; `carry` [BT, BJ]: what earlier
-    steps spilled into them; returns what this one spills into the next, and the running best `b_v, b_i` [BT, NP]
-    with the step's blocks merged in (FUSED; otherwise written to SC's rows `p_row` and the list returned as it came).
+    steps spilled into them; returns what this one spills into the next, and each row's best keys `b_key` [BT, W]
+    with the step's blocks merged in (FUSED; otherwise written to SC's rows `p_row` and the keys returned as they came).
     MASKED: some compressed block is not visible to some query."""
     BC: tl.constexpr = BJ * SU                                                      # compressed blocks: BJ groups of SU
     o_k, o_jj, o_s = tl.arange(0, BK), tl.arange(0, BJ), tl.arange(0, SU)
@@ -67,19 +67,19 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_v, b_i, r_t, m_t, cur
     visible = o_j[None, :] <= cur[:, None]
     forced = (o_j[None, :] < n_init) | ((o_j[None, :] > cur[:, None] - n_local) & visible)
     b_sc = tl.where(visible, tl.where(forced, float('inf'), b_sc), float('-inf'))
-    if FUSED: b_v, b_i = _merge_rows(b_v, b_i, tl.where(m_t[:, None], b_sc, float('-inf')), o_j, NSEL, NP)
+    if FUSED: b_key = _merge_keys(b_key, _score_keys(tl.where(m_t[:, None], b_sc, float('-inf')), o_j, W), NSEL, W)
     else: tl.store(p_row + o_j[None, :], b_sc, mask=m_t[:, None] & (o_j < n_slc)[None, :])
-    return spill, b_v, b_i
+    return spill, b_key
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #6e23b5a8
 @triton.jit
-def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_v, b_i, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
+def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
                  n_init, n_local, qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
                  SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, GP: tl.constexpr,
-                 BJ: tl.constexpr, PREC: tl.constexpr, NSEL: tl.constexpr, NP: tl.constexpr, FUSED: tl.constexpr):
+                 BJ: tl.constexpr, PREC: tl.constexpr, NSEL: tl.constexpr, W: tl.constexpr, FUSED: tl.constexpr):
     """The tile's scores with packed documents (DS, FIRST [B, T]: each token's document start s and the slot f of its
     first compressed block): one pass per document that meets the tile, over slots f.. and positions from s, the
-    tile's other rows masked. Returns the running best `b_v, b_i` (FUSED)."""
+    tile's other rows masked. Returns the rows' best keys `b_key` (FUSED)."""
     b_s = tl.load(DS + i_b * T + o_t, mask=m_t, other=-1)                            # [BT]
     b_f = tl.load(FIRST + i_b * T + o_t, mask=m_t, other=0)                          # [BT]
     r_s = tl.load(DS + i_b * T + r_t, mask=m_r, other=-1)                            # [BT*GP]
@@ -97,14 +97,14 @@ def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_v, b_i, r_t, m_r, t0,
         cur = (o_t - s) // l_sel
         spill = tl.zeros([BT, BJ], tl.float32)
         for j0 in range(0, j_all, BJ):
-            spill, b_v, b_i = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_v, b_i, r_t - s, m_d, cur, 0, i_h,
-                                           N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
-                                           GP, BJ, PREC, False, NSEL, NP, FUSED)
+            spill, b_key = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_key, r_t - s, m_d, cur, 0, i_h,
+                                        N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
+                                        GP, BJ, PREC, False, NSEL, W, FUSED)
         for j0 in range(j_all, n_vis, BJ):
-            spill, b_v, b_i = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_v, b_i, r_t - s, m_d, cur, 0, i_h,
-                                           N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
-                                           GP, BJ, PREC, True, NSEL, NP, FUSED)
-    return b_v, b_i
+            spill, b_key = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_key, r_t - s, m_d, cur, 0, i_h,
+                                        N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
+                                        GP, BJ, PREC, True, NSEL, W, FUSED)
+    return b_key
 
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #342b46df
@@ -113,7 +113,7 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
                        HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, GP: tl.constexpr, K: tl.constexpr,
                        SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, BJ: tl.constexpr,
                        BK: tl.constexpr, BK2: tl.constexpr, PREC: tl.constexpr, DOCS: tl.constexpr,
-                       NSEL: tl.constexpr, NP: tl.constexpr, FUSED: tl.constexpr):
+                       NSEL: tl.constexpr, W: tl.constexpr, FUSED: tl.constexpr):
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     t0 = t_start + i_t * BT                                                         # the tile's first query
@@ -131,12 +131,11 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
     m_t = o_t < tl.minimum(t_start + Tc, T)
     p_row = SC + (i_bh * Tc + (o_t - t_start)).to(tl.int64)[:, None] * n_slc       # [BT, 1] rows of SC [B*H, Tc, n_slc]
     qk_scale = scale * LOG2E
-    b_v = tl.full([BT, NP], float('-inf'), tl.float32)                             # FUSED: each row's best so far
-    b_i = tl.full([BT, NP], -1, tl.int32)
+    b_key = tl.full([BT, W], -1, tl.int64)                                          # FUSED: each row's best so far
     if DOCS:
-        b_v, b_i = _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_v, b_i, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N,
-                                n_slc, l, d, l_sel, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC,
-                                NSEL, NP, FUSED)
+        b_key = _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N,
+                             n_slc, l, d, l_sel, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC,
+                             NSEL, W, FUSED)
     else:
         cur = (o_t + q0) // l_sel                                                       # positions: q0 + row
         n_vis = (tl.minimum(t0 + BT, T) - 1 + q0) // l_sel + 1   # blocks visible to the tile's last query
@@ -144,43 +143,45 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
         j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
         spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
         for j0 in range(0, j_all, BJ):
-            spill, b_v, b_i = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_v, b_i, r_t + q0, m_t, cur, i_b,
-                                           i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
-                                           BT, GP, BJ, PREC, False, NSEL, NP, FUSED)
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, r_t + q0, m_t, cur, i_b,
+                                        i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
+                                        BT, GP, BJ, PREC, False, NSEL, W, FUSED)
         for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
-            spill, b_v, b_i = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_v, b_i, r_t + q0, m_t, cur, i_b,
-                                           i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
-                                           BT, GP, BJ, PREC, True, NSEL, NP, FUSED)
-    if FUSED: _store_picks(b_v, b_i, IDX + ((i_b * T + o_t).to(tl.int64) * H + i_h) * NSEL, m_t, NSEL, NP)   # [B, T, H, n]
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, r_t + q0, m_t, cur, i_b,
+                                        i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
+                                        BT, GP, BJ, PREC, True, NSEL, W, FUSED)
+    if FUSED: _store_picks(b_key, IDX + ((i_b * T + o_t).to(tl.int64) * H + i_h) * NSEL, m_t, NSEL, W)   # [B, T, H, n]
 
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #42b9aba5
 @triton.jit
-def _merge_rows(b_v, b_i, b_sc, o_j, NSEL: tl.constexpr, NP: tl.constexpr):
-    """Each row's NSEL best (score, block) pairs `b_v, b_i` [BT, NP], best first (-inf past the real ones), with a step's
-    scores `b_sc` [BT, BJ] of blocks `o_j` [BJ] merged in; the step's blocks come after the list's (ties: the list's)."""
-    o_k = tl.arange(0, NP)
-    kth = tl.min(tl.where(o_k[None, :] < NSEL, b_v, float('inf')), 1)               # [BT] each row's NSEL-th best
-    if tl.sum(tl.sum((b_sc > kth[:, None]).to(tl.int32), 1), 0) > 0:               # else nothing enters: skipped
-        r_list = o_k[None, :] + tl.sum((b_sc[:, None, :] > b_v[:, :, None]).to(tl.int32), 2)            # [BT, NP]
-        before = (b_sc[:, None, :] > b_sc[:, :, None]) | ((b_sc[:, None, :] == b_sc[:, :, None]) &
-                                                          (o_j[None, None, :] < o_j[None, :, None]))   # [BT, BJ, BJ]
-        r_step = (tl.sum((b_v[:, None, :] >= b_sc[:, :, None]).to(tl.int32), 2) +
-                  tl.sum(before.to(tl.int32), 2))                                                       # [BT, BJ]
-        at_l, at_s = r_list[:, None, :] == o_k[None, :, None], r_step[:, None, :] == o_k[None, :, None]  # slot k
-        b_v = tl.maximum(tl.max(tl.where(at_l, b_v[:, None, :], float('-inf')), 2),
-                         tl.max(tl.where(at_s, b_sc[:, None, :], float('-inf')), 2))
-        b_i = tl.maximum(tl.max(tl.where(at_l, b_i[:, None, :], -1), 2), tl.max(tl.where(at_s, o_j[None, None, :], -1), 2))
-        b_v = tl.where(o_k[None, :] < NSEL, b_v, float('-inf'))                     # (NP > NSEL: padding stays out)
-    return b_v, b_i
+def _score_keys(b_sc, o_j, W: tl.constexpr):
+    """A step's scores `b_sc` [BT, BJ] of blocks `o_j` [BJ] as int64 keys [BT, W]: score bits << 32 | 2^31-1-block;
+    -1 for -inf and for the columns past BJ."""
+    BJ: tl.constexpr = b_sc.shape[1]
+    bits = (b_sc + 0.).to(tl.int32, bitcast=True).to(tl.int64)                      # (+0.: no -0.)
+    key = tl.where(b_sc > float('-inf'), (bits << 32) + (2147483647 - o_j)[None, :].to(tl.int64), -1)
+    if BJ < W:                                                                       # widened to the list's W columns
+        key = tl.max(tl.where(tl.arange(0, W)[None, :, None] == tl.arange(0, BJ)[None, None, :], key[:, None, :], -1), 2)
+    return key
+
+@triton.jit
+def _merge_keys(b_key, s_key, NSEL: tl.constexpr, W: tl.constexpr):
+    "Each row's W best keys `b_key` [BT, W] (descending) with a step's `s_key` [BT, W] merged in."
+    o_k = tl.arange(0, W)
+    kth = tl.min(tl.where(o_k[None, :] < NSEL, b_key, 9223372036854775807), 1)      # [BT] each row's NSEL-th best
+    if tl.sum(tl.sum((s_key > kth[:, None]).to(tl.int32), 1), 0) > 0:              # else nothing enters: skipped
+        b_key = tl.sort(tl.maximum(b_key, tl.sort(s_key, 1)), 1, descending=True)
+    return b_key
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #21d873e9
 @triton.jit
-def _store_picks(b_v, b_i, out, m_t, NSEL: tl.constexpr, NP: tl.constexpr):
-    "The real picks (> -inf) of `b_v, b_i` [BT, NP] into `out` [BT] (each row's n_sel slots), ascending, then -1s."
-    o_k = tl.arange(0, NP)
-    real = b_v > float('-inf')
-    slot = tl.sum((real[:, None, :] & (b_i[:, None, :] < b_i[:, :, None])).to(tl.int32), 2)        # [BT, NP]
+def _store_picks(b_key, out, m_t, NSEL: tl.constexpr, W: tl.constexpr):
+    "The real picks among the first NSEL keys `b_key` [BT, W] into `out` [BT] (each row's n_sel slots), ascending, then -1s."
+    o_k = tl.arange(0, W)
+    real = (b_key >= 0) & (o_k[None, :] < NSEL)
+    b_i = (2147483647 - (b_key & 4294967295)).to(tl.int32)                          # the block
+    slot = tl.sum((real[:, None, :] & (b_i[:, None, :] < b_i[:, :, None])).to(tl.int32), 2)        # [BT, W]
     tl.store(out[:, None] + slot, b_i, mask=m_t[:, None] & real)
     n_real = tl.sum(real.to(tl.int32), 1)
     tl.store(out[:, None] + o_k[None, :], b_i * 0 - 1,
@@ -227,7 +228,7 @@ class ScoresTuning:
     rows: int = 128                  # query rows (tokens x G padded) of a scores program
     step: int = 64                   # compressed blocks a scores step takes: faster than 32 or 128 at both shapes
     stages: int = 2                  # software-pipeline stages of the scores loop
-    fused_topn: bool|None = None     # top-n inside the scores walk (`_merge_rows`); None: past MAX_BLOCKS blocks a row
+    fused_topn: bool|None = None     # top-n inside the scores walk (`_merge_keys`); None: past MAX_BLOCKS blocks a row
     min_band: int = 256              # top-n's narrowest band of rows, in blocks: each band is a launch (T <= 16k: one)
     topn_rows: int|None = None       # top-n's rows per program instead of ~1k scores a program (sweeps)
     topn_warps: int|None = None      # top-n's warps instead of the rule (sweeps)
@@ -297,7 +298,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                                  t0, q0, Tc, scale, cfg.l, cfg.d, cfg.l_sel, cfg.n_init, cfg.n_local,
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
                                  BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=ds is not None,
-                                 NSEL=cfg.n_sel, NP=padded(cfg.n_sel), FUSED=fused,
+                                 NSEL=cfg.n_sel, W=max(padded(cfg.n_sel), BJ), FUSED=fused,
                                  num_warps=1 if INTERPRET else 8,
                                  num_stages=1 if INTERPRET else tune.stages)
         if not fused: topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)

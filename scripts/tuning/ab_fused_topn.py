@@ -1,8 +1,8 @@
 """Selection scores + top-n on the GPU two ways in one process: top-n merged into the scores walk
 (`ScoresTuning(fused_topn=True)`; the default past MAX_BLOCKS blocks a row) against the scores kernel writing a buffer that the top-n kernel ranks
 (`fused_topn=False`); GPU time (CUDA events, median of 5 after 2) and the fraction of rows that pick the same blocks.
-Usage on a GPU node: python3 scripts/tuning/ab_fused_topn.py OUT.json [B,T,HQ,H,K ...]  (random bf16 q, k; the paper's
-NSA settings)."""
+Usage on a GPU node: python3 scripts/tuning/ab_fused_topn.py OUT.json [B,T,HQ,H,K[,n_sel] ...]  (random bf16 q, k; the
+paper's NSA settings, n_sel 16 unless given)."""
 import sys, math, statistics
 import torch
 import nsa_nb.kernels.nsa as kn
@@ -19,17 +19,19 @@ def timeit(f, n=5):
         a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
     return statistics.median(ts)
 
-SHAPES = ['1,8192,64,4,128', '1,16384,64,4,128', '1,65536,12,2,64', '1,262144,12,2,64', '1,1048576,12,2,64']
+SHAPES = ['1,8192,64,4,128', '1,16384,64,4,128', '1,65536,12,2,64', '1,65536,12,2,64,32', '1,262144,12,2,64',
+          '1,1048576,12,2,64', '1,1179648,12,2,64']   # the last: past MAX_BLOCKS, the walk alone
 
 if __name__ == '__main__':
-    record, cfg = recorder(sys.argv[1]), NSAConfig()
+    record = recorder(sys.argv[1])
     for shape in sys.argv[2:] or SHAPES:
-        B, T, HQ, H, K = map(int, shape.split(','))
+        B, T, HQ, H, K, *n = map(int, shape.split(','))
+        cfg = NSAConfig(n_sel=n[0] if n else 16)
         torch.manual_seed(0)
         q, k = (torch.randn(B, T, h, K, device='cuda', dtype=torch.bfloat16) for h in (HQ, H))
         kc = Compressor(cfg.l, cfg.d, K).cuda().to(torch.bfloat16)(k)
         _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
-        row = dict(B=B, T=T, HQ=HQ, H=H, K=K)
+        row = dict(B=B, T=T, HQ=HQ, H=H, K=K, n_sel=cfg.n_sel)
         picks = {}
         for name, tune in (('fused', kn.ScoresTuning(fused_topn=True)), ('separate', kn.ScoresTuning(fused_topn=False))):
             if name == 'separate' and math.ceil(T / cfg.l_sel) > kn.MAX_BLOCKS: continue
