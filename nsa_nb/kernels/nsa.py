@@ -37,7 +37,7 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, r_t, m_t, cur, i
                  LU: tl.constexpr, MU: tl.constexpr,
                  BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr,
                  NSEL: tl.constexpr, W: tl.constexpr, FUSED: tl.constexpr):
-    """Selection blocks j0..j0+BJ-1 of a tile's queries, written into their rows of SC; `carry` [BT, BJ]: what earlier
+    """Scores of selection blocks j0..j0+BJ-1 for a tile's queries; `carry` [BT, BJ]: what earlier
     steps spilled into them; returns what this one spills into the next, and each row's best keys `b_key` [BT, W]
     with the step's blocks merged in (FUSED; otherwise written to SC's rows `p_row` and the keys returned as they came).
     MASKED: some compressed block is not visible to some query."""
@@ -106,7 +106,6 @@ def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_
                                         GP, BJ, PREC, True, NSEL, W, FUSED)
     return b_key
 
-
 # %% ../../nbs/06c_kernel_nsa.ipynb #342b46df
 @triton.jit
 def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0, Tc, scale, l, d, l_sel, n_init, n_local,
@@ -152,7 +151,6 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
                                         BT, GP, BJ, PREC, True, NSEL, W, FUSED)
     if FUSED: _store_picks(b_key, IDX + ((i_b * T + o_t).to(tl.int64) * H + i_h) * NSEL, m_t, NSEL, W)   # [B, T, H, n]
 
-
 # %% ../../nbs/06c_kernel_nsa.ipynb #42b9aba5
 @triton.jit
 def _score_keys(b_sc, o_j, W: tl.constexpr):
@@ -162,7 +160,8 @@ def _score_keys(b_sc, o_j, W: tl.constexpr):
     bits = (b_sc + 0.).to(tl.int32, bitcast=True).to(tl.int64)                      # (+0.: no -0.)
     key = tl.where(b_sc > float('-inf'), (bits << 32) + (2147483647 - o_j)[None, :].to(tl.int64), -1)
     if BJ < W:                                                                       # widened to the list's W columns
-        key = tl.max(tl.where(tl.arange(0, W)[None, :, None] == tl.arange(0, BJ)[None, None, :], key[:, None, :], -1), 2)
+        at = tl.arange(0, W)[None, :, None] == tl.arange(0, BJ)[None, None, :]          # [1, W, BJ]
+        key = tl.max(tl.where(at, key[:, None, :], -1), 2)
     return key
 
 @triton.jit
@@ -177,7 +176,8 @@ def _merge_keys(b_key, s_key, NSEL: tl.constexpr, W: tl.constexpr):
 # %% ../../nbs/06c_kernel_nsa.ipynb #21d873e9
 @triton.jit
 def _store_picks(b_key, out, m_t, NSEL: tl.constexpr, W: tl.constexpr):
-    "The real picks among the first NSEL keys `b_key` [BT, W] into `out` [BT] (each row's n_sel slots), ascending, then -1s."
+    """The real picks among the first NSEL keys `b_key` [BT, W] into `out` [BT] (each row's n_sel slots), ascending,
+    then -1s."""
     o_k = tl.arange(0, W)
     real = (b_key >= 0) & (o_k[None, :] < NSEL)
     b_i = (2147483647 - (b_key & 4294967295)).to(tl.int32)                          # the block
