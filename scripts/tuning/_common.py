@@ -57,3 +57,13 @@ def kernel_times(step, n:int=3) -> dict:
         t = getattr(e, 'self_device_time_total', None) or getattr(e, 'self_cuda_time_total', 0)
         if t > 0: rows[e.key] = (t / n / 1000, e.count // n)
     return rows
+
+def timeit(f, n:int=5) -> float:
+    "Median GPU ms of `f()` over `n` calls after 2 warm-up calls (CUDA events around each call)."
+    import statistics, torch
+    for _ in range(2): f()
+    ts = []
+    for _ in range(n):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
+    return statistics.median(ts)

@@ -3,21 +3,13 @@
 (`fused_topn=False`); GPU time (CUDA events, median of 5 after 2) and the fraction of rows that pick the same blocks.
 Usage on a GPU node: python3 scripts/tuning/ab_fused_topn.py OUT.json [B,T,HQ,H,K[,n_sel] ...]  (random bf16 q, k; the
 paper's NSA settings, n_sel 16 unless given)."""
-import sys, math, statistics
+import sys, math
 import torch
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.kernels.banded import compressed_attention_triton
 from nsa_nb.compression import Compressor
 from nsa_nb.config import NSAConfig
-from _common import recorder
-
-def timeit(f, n=5):
-    for _ in range(2): f()
-    ts = []
-    for _ in range(n):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
+from _common import recorder, timeit
 
 SHAPES = ['1,8192,64,4,128', '1,16384,64,4,128', '1,65536,12,2,64', '1,65536,12,2,64,32', '1,262144,12,2,64',
           '1,1048576,12,2,64', '1,1179648,12,2,64']   # the last: past MAX_BLOCKS, the walk alone

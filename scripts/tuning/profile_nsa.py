@@ -1,21 +1,14 @@
 """Per-stage GPU times of the Triton NSA path (forward and backward), and with --sweep launch-parameter sweeps of the selected
 forward and the banded kernels; about a minute on one H100 (5 with --sweep).
 Usage on a GPU node: python3 scripts/tuning/profile_nsa.py [T ...] [--sweep]  (one line per stage, median of 5 after warm-up)."""
-import sys, math, statistics, json
+import sys, math, json
 import torch
 import nsa_nb.kernels.banded as kb
 import nsa_nb.kernels.selection as ks
 import nsa_nb.kernels.nsa as kn
 from nsa_nb.config import NSAConfig
 from nsa_nb.compression import Compressor
-
-def timeit(f, n=5):
-    for _ in range(2): f()
-    ts = []
-    for _ in range(n):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
+from _common import timeit
 
 def profile(T, HQ, H, K, V, cfg=NSAConfig(), tag=''):
     torch.manual_seed(0)
