@@ -30,9 +30,38 @@ def _tap_weights(o_s, m: tl.constexpr, SU: tl.constexpr, LU: tl.constexpr):
     r = o_s + LU - 1 - m * SU
     return tl.where((r >= 0) & (r <= SU + LU - 2), tl.minimum(r + 1, SU) - tl.maximum(r + 1 - LU, 0), 0).to(tl.float32)
 
+# %% ../../nbs/06c_kernel_nsa.ipynb #9327bf56
+@triton.jit
+def _group_cols(o_r, BT: tl.constexpr, GP: tl.constexpr):
+    """Token (0..BT-1) and head (0..GP-1) of a scores tile's columns `o_r` [BT*GP]: a head's lowest bit on column bit
+    0, its others from bit 3 up, the tokens' on bits 1-2 and above them; `_group_sum` undoes it."""
+    GL: tl.constexpr = min(GP, 2)                                                   # heads' low bit, tokens' low bits,
+    TL: tl.constexpr = min(BT, 4)                                                   # heads' high bits
+    GH: tl.constexpr = GP // GL
+    # column = ((t_hi * GH + g_hi) * TL + t_lo) * GL + g_lo
+    return (o_r // (GL * TL * GH)) * TL + (o_r // GL) % TL, ((o_r // (GL * TL)) % GH) * GL + o_r % GL
+
+@triton.jit
+def _group_sum(b_p, BT: tl.constexpr, GP: tl.constexpr):
+    "`b_p` [BC, BT*GP] in `_group_cols`' order summed over each token's heads: [BC, BT]."
+    BC: tl.constexpr = b_p.shape[0]
+    GL: tl.constexpr = min(GP, 2)
+    TL: tl.constexpr = min(BT, 4)
+    return tl.reshape(tl.sum(tl.sum(tl.reshape(b_p, [BC, BT // TL, GP // GL, TL, GL]), 4), 2), [BC, BT])
+
+
+# %% ../../nbs/06c_kernel_nsa.ipynb #8500115a
+@triton.jit
+def _dot_t(a, b, SWAP: tl.constexpr, PREC: tl.constexpr):
+    "`a @ b`; SWAP: computed as `(bᵀ aᵀ)ᵀ`, the same values with the MMA tile's rows and columns swapped."
+    if SWAP: ab = tl.trans(tl.dot(tl.trans(b), tl.trans(a), input_precision=PREC))
+    else: ab = tl.dot(a, b, input_precision=PREC)
+    return ab
+
+
 # %% ../../nbs/06c_kernel_nsa.ipynb #4ebde568
 @triton.jit
-def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, r_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
+def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, p_t, m_t, cur, i_b, i_h, N, n_slc, l, d, n_init, n_local,
                  qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, SU: tl.constexpr,
                  LU: tl.constexpr, MU: tl.constexpr,
                  BT: tl.constexpr, GP: tl.constexpr, BJ: tl.constexpr, PREC: tl.constexpr, MASKED: tl.constexpr,
@@ -40,26 +69,27 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, r_t, m_t, cur, i
     """Scores of selection blocks j0..j0+BJ-1 for a tile's queries; `carry` [BT, BJ]: what earlier
     steps spilled into them; returns what this one spills into the next, and each row's best keys `b_key` [BT, W]
     with the step's blocks merged in (FUSED; otherwise written to SC's rows `p_row` and the keys returned as they came).
-    MASKED: some compressed block is not visible to some query."""
+    MASKED: some compressed block is not visible to some query (positions `p_t` [BT])."""
     BC: tl.constexpr = BJ * SU                                                      # compressed blocks: BJ groups of SU
     o_k, o_jj, o_s = tl.arange(0, BK), tl.arange(0, BJ), tl.arange(0, SU)
     o_j, o_c = j0 + o_jj, j0 * SU + tl.arange(0, BC)
     m_c = o_c < N
-    b_kc = tl.load(KC + ((i_b * N + o_c) * H + i_h)[None, :] * K + o_k[:, None],
-                   mask=m_c[None, :] & (o_k < K)[:, None], other=0.)               # [BK, BC], once for all G heads
-    b_s = tl.dot(b_q, b_kc, input_precision=PREC)                                  # [BT*GP, BC]
+    b_kc = tl.load(KC + ((i_b * N + o_c) * H + i_h)[:, None] * K + o_k[None, :],
+                   mask=m_c[:, None] & (o_k < K)[None, :], other=0.)               # [BC, BK], once for all G heads
+    b_s = _dot_t(b_kc, b_q, GP == 1, PREC)                                         # [BC, BT*GP]: `_group_cols` order
     if BK2 > 0:                                                                     # K's second tile (head_tiles)
-        b_s += tl.dot(b_q2, tl.trans(load_cols(KC, (i_b * N + o_c) * H + i_h, m_c, K, BK, BK2)), input_precision=PREC)
-    b_s = b_s * qk_scale - b_lse[:, None]                                          # lse = inf on padded rows: p = 0
-    # notebook 02's rule
-    if MASKED: b_s = tl.where(m_c[None, :] & (o_c * d + l - 1 <= r_t[:, None]), b_s, float('-inf'))
-    # p_cmp summed over the group first (Eq. 10)
-    b_g = tl.reshape(tl.sum(tl.reshape(tl.exp2(b_s), [BT, GP, BC]), 1), [BT, BJ, SU])
+        b_s += _dot_t(load_cols(KC, (i_b * N + o_c) * H + i_h, m_c, K, BK, BK2), b_q2, GP == 1, PREC)
+    b_s = b_s * qk_scale - b_lse[None, :]                                          # lse = inf on padded heads: p = 0
+    # p_cmp summed over the group first (Eq. 10): [BC, BT]
+    b_g = _group_sum(tl.exp2(b_s), BT, GP)
+    # notebook 02's rule, per token
+    if MASKED: b_g = tl.where(m_c[:, None] & ((o_c * d + l - 1)[:, None] <= p_t[None, :]), b_g, 0.)
+    b_g = tl.reshape(b_g, [BJ, SU, BT])
     # Eq. 9, group j's own blocks, + earlier steps' spill
-    b_sc = tl.sum(b_g * _tap_weights(o_s, 0, SU, LU)[None, None, :], 2) + carry
+    b_sc = tl.trans(tl.sum(b_g * _tap_weights(o_s, 0, SU, LU)[None, :, None], 1)) + carry
     spill = tl.zeros([BT, BJ], tl.float32)
     for m in tl.static_range(1, MU + 1):   # the rest goes into blocks j+1..j+MU:
-        b_m = tl.sum(b_g * _tap_weights(o_s, m, SU, LU)[None, None, :], 2)   # [BT, BJ]: group jj's share of j0+jj+m
+        b_m = tl.trans(tl.sum(b_g * _tap_weights(o_s, m, SU, LU)[None, :, None], 1))   # [BT, BJ]: group jj's share of j0+jj+m
         # rotated: column jj holds group jj - m's share, and for jj < m the step's last groups' (next step's column jj)
         b_m = tl.gather(b_m, tl.broadcast_to(((o_jj + BJ - m) % BJ)[None, :], [BT, BJ]), 1)
         b_sc += tl.where(o_jj[None, :] >= m, b_m, 0.)
@@ -73,16 +103,15 @@ def _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, carry, b_key, r_t, m_t, cur, i
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #6e23b5a8
 @triton.jit
-def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
+def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, t0, o_t, m_t, i_b, i_h, T, N, n_slc, l, d, l_sel,
                  n_init, n_local, qk_scale, H: tl.constexpr, K: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr,
                  SU: tl.constexpr, LU: tl.constexpr, MU: tl.constexpr, BT: tl.constexpr, GP: tl.constexpr,
                  BJ: tl.constexpr, PREC: tl.constexpr, NSEL: tl.constexpr, W: tl.constexpr, FUSED: tl.constexpr):
     """The tile's scores with packed documents (DS, FIRST [B, T]: each token's document start s and the slot f of its
     first compressed block): one pass per document that meets the tile, over slots f.. and positions from s, the
-    tile's other rows masked. Returns the rows' best keys `b_key` (FUSED)."""
+    tile's other tokens masked (their scores are neither written nor merged). Returns the rows' best keys `b_key` (FUSED)."""
     b_s = tl.load(DS + i_b * T + o_t, mask=m_t, other=-1)                            # [BT]
     b_f = tl.load(FIRST + i_b * T + o_t, mask=m_t, other=0)                          # [BT]
-    r_s = tl.load(DS + i_b * T + r_t, mask=m_r, other=-1)                            # [BT*GP]
     n_doc = 1 + tl.sum((m_t & (b_s == o_t) & (o_t > t0)).to(tl.int32), 0)         # and one per document opening later
     s = t0 * 0 - 1
     for _ in range(n_doc):
@@ -90,18 +119,17 @@ def _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_
         m_d = m_t & (b_s == s)                                                       # [BT] its tokens
         f = tl.max(tl.where(m_d, b_f, 0), 0)
         t_lo, t_hi = tl.min(tl.where(m_d, o_t, T), 0) - s, tl.max(tl.where(m_d, o_t, 0), 0) - s   # in the document
-        b_lse_d = tl.where(r_s == s, b_lse, float('inf'))                           # other rows: p = 0
         kc = KC + (i_b * N + f) * H * K                                              # slot f + c: its block c
         n_vis = t_hi // l_sel + 1
         j_all = tl.minimum(_n_seen(t_lo, N - f, d, l - 1) // (BJ * SU) * BJ, n_vis // BJ * BJ)
         cur = (o_t - s) // l_sel
         spill = tl.zeros([BT, BJ], tl.float32)
         for j0 in range(0, j_all, BJ):
-            spill, b_key = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_key, r_t - s, m_d, cur, 0, i_h,
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, kc, p_row, j0, spill, b_key, o_t - s, m_d, cur, 0, i_h,
                                         N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
                                         GP, BJ, PREC, False, NSEL, W, FUSED)
         for j0 in range(j_all, n_vis, BJ):
-            spill, b_key = _scores_step(b_q, b_q2, b_lse_d, kc, p_row, j0, spill, b_key, r_t - s, m_d, cur, 0, i_h,
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, kc, p_row, j0, spill, b_key, o_t - s, m_d, cur, 0, i_h,
                                         N - f, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT,
                                         GP, BJ, PREC, True, NSEL, W, FUSED)
     return b_key
@@ -116,14 +144,14 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
     i_t, i_bh = tl.program_id(0), tl.program_id(1)
     i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
     t0 = t_start + i_t * BT                                                         # the tile's first query
-    o_r = tl.arange(0, BT * GP)   # rows: BT tokens x GP heads (G padded)
-    r_t, r_g = t0 + o_r // GP, o_r % GP
+    r_t, r_g = _group_cols(tl.arange(0, BT * GP), BT, GP)   # columns: BT tokens x GP heads (G padded)
+    r_t += t0
     m_r = (r_t < tl.minimum(t_start + Tc, T)) & (r_g < G)
     o_k = tl.arange(0, BK)
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
-    # [BT*GP, BK], loaded once
-    b_q = tl.load(Q + row[:, None] * K + o_k[None, :], mask=m_r[:, None] & (o_k < K)[None, :], other=0.)
-    if BK2 > 0: b_q2 = load_cols(Q, row, m_r, K, BK, BK2)                          # [BT*GP, BK2]: columns [BK, K)
+    # [BK, BT*GP], loaded once
+    b_q = tl.load(Q + row[None, :] * K + o_k[:, None], mask=m_r[None, :] & (o_k < K)[:, None], other=0.)
+    if BK2 > 0: b_q2 = tl.trans(load_cols(Q, row, m_r, K, BK, BK2))                # [BK2, BT*GP]: K's columns [BK, K)
     else: b_q2 = b_q                                                                # (not read)
     b_lse = tl.where(m_r, tl.load(LSE + row, mask=m_r, other=0.) * LOG2E, float('inf'))
     o_t = t0 + tl.arange(0, BT)
@@ -132,7 +160,7 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
     qk_scale = scale * LOG2E
     b_key = tl.full([BT, W], -1, tl.int64)                                          # FUSED: each row's best so far
     if DOCS:
-        b_key = _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, r_t, m_r, t0, o_t, m_t, i_b, i_h, T, N,
+        b_key = _scores_docs(b_q, b_q2, b_lse, KC, DS, FIRST, p_row, b_key, t0, o_t, m_t, i_b, i_h, T, N,
                              n_slc, l, d, l_sel, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU, BT, GP, BJ, PREC,
                              NSEL, W, FUSED)
     else:
@@ -142,11 +170,11 @@ def _sel_scores_kernel(Q, KC, LSE, SC, IDX, DS, FIRST, T, N, n_slc, t_start, q0,
         j_all = tl.minimum(n_all // (BJ * SU) * BJ, n_vis // BJ * BJ)                   # steps below: no mask
         spill = tl.zeros([BT, BJ], tl.float32)                                          # nothing spills into blocks 0..MU-1
         for j0 in range(0, j_all, BJ):
-            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, r_t + q0, m_t, cur, i_b,
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, o_t + q0, m_t, cur, i_b,
                                         i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
                                         BT, GP, BJ, PREC, False, NSEL, W, FUSED)
         for j0 in range(j_all, n_vis, BJ):   # later blocks: never read (top-n masks them)
-            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, r_t + q0, m_t, cur, i_b,
+            spill, b_key = _scores_step(b_q, b_q2, b_lse, KC, p_row, j0, spill, b_key, o_t + q0, m_t, cur, i_b,
                                         i_h, N, n_slc, l, d, n_init, n_local, qk_scale, H, K, BK, BK2, SU, LU, MU,
                                         BT, GP, BJ, PREC, True, NSEL, W, FUSED)
     if FUSED: _store_picks(b_key, IDX + ((i_b * T + o_t).to(tl.int64) * H + i_h) * NSEL, m_t, NSEL, W)   # [B, T, H, n]
@@ -228,6 +256,7 @@ class ScoresTuning:
     rows: int = 128                  # query rows (tokens x G padded) of a scores program
     step: int = 64                   # compressed blocks a scores step takes: faster than 32 or 128 at both shapes
     stages: int = 2                  # software-pipeline stages of the scores loop
+    warps: int = 8                   # warps of a scores program
     fused_topn: bool|None = None     # top-n inside the scores walk (`_merge_keys`); None: past MAX_BLOCKS blocks a row
     min_band: int = 256              # top-n's narrowest band of rows, in blocks: each band is a launch (T <= 16k: one)
     topn_rows: int|None = None       # top-n's rows per program instead of ~1k scores a program (sweeps)
@@ -299,7 +328,7 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
                                  HQ=HQ, H=H, G=HQ // H, GP=GP, K=K, SU=SU, LU=LU, MU=MU, BT=BT, BJ=BJ,
                                  BK=BK, BK2=BK2, PREC=dot_precision(q.dtype), DOCS=ds is not None,
                                  NSEL=cfg.n_sel, W=max(padded(cfg.n_sel), BJ), FUSED=fused,
-                                 num_warps=1 if INTERPRET else 8,
+                                 num_warps=1 if INTERPRET else tune.warps,
                                  num_stages=1 if INTERPRET else tune.stages)
         if not fused: topn_triton(sc, idx, t0, tc, cfg, tune, ds, q0)
     return idx

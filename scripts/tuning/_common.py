@@ -67,3 +67,15 @@ def timeit(f, n:int=5) -> float:
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
     return statistics.median(ts)
+
+def load_module(path:str):
+    "Another version of `nsa_nb.kernels.nsa` from its source file, its relative imports made absolute (Triton reads the source: a real file)."
+    import importlib.util, re, sys, tempfile
+    src = re.sub(r'from \.\.(\w+)', r'from nsa_nb.\1', open(path).read())
+    src = re.sub(r'from \.(\w+)', r'from nsa_nb.kernels.\1', src)
+    f = tempfile.NamedTemporaryFile('w', suffix='_base_nsa.py', delete=False)
+    f.write(src); f.close()
+    spec = importlib.util.spec_from_file_location('base_nsa', f.name)
+    mod = sys.modules['base_nsa'] = importlib.util.module_from_spec(spec)   # (dataclasses look their module up)
+    spec.loader.exec_module(mod)
+    return mod
