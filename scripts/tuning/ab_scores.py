@@ -2,10 +2,10 @@
 of notebook 06c's module, each with the separate top-n kernel and with top-n inside the scores walk
 (`ScoresTuning(fused_topn=...)`). GPU time (CUDA events, median of 5 after 2) and, per variant, the fraction of rows that
 pick the same blocks as the base with the separate kernel.
-Usage on a GPU node: python3 scripts/tuning/ab_scores.py OUT.json [--base FILE] [--tunes ROWS:WARPS,...] [B,T,HQ,H,K[,n_sel] ...]
+Usage on a GPU node: python3 scripts/tuning/ab_scores.py OUT.json [--base FILE] [--tunes ROWS:WARPS[:STEP],...] [B,T,HQ,H,K[,n_sel] ...]
 (random bf16 q, k; the paper's NSA settings, n_sel 16 unless given). FILE: the base module, e.g. made here by
 `git show main:nsa_nb/kernels/nsa.py > scripts/tuning/base_nsa.py`; without it, the package's two top-n paths alone.
---tunes: the package's `ScoresTuning(rows, warps)` choices to time (default: its defaults)."""
+--tunes: the package's `ScoresTuning(rows, warps, step)` choices to time (default: its defaults)."""
 import argparse, math
 import torch
 import nsa_nb.kernels.nsa as kn
@@ -33,7 +33,8 @@ if __name__ == '__main__':
         _, lse = compressed_attention_triton(q, kc, kc, cfg.l, cfg.d)
         row, picks = dict(B=B, T=T, HQ=HQ, H=H, K=K, n_sel=cfg.n_sel), {}
         variants = [('base', base, {})] if base else []
-        variants += [('new' + (f'_r{t[0]}w{t[1]}' if t else ''), kn, dict(rows=t[0], warps=t[1]) if t else {}) for t in tunes]
+        variants += [('new' + ('_' + 'x'.join(map(str, t)) if t else ''), kn, dict(zip(('rows', 'warps', 'step'), t or ())))
+                     for t in tunes]
         for name, mod, kw in variants:
             for fused in (False, True):
                 if not fused and math.ceil(T / cfg.l_sel) > kn.MAX_BLOCKS: continue
