@@ -21,7 +21,7 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('out'); ap.add_argument('--base'); ap.add_argument('--tunes', default=None)
     ap.add_argument('shapes', nargs='*')
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()   # shapes before or after the options
     record, base = recorder(a.out), load_module(a.base) if a.base else None
     tunes = [tuple(map(int, t.split(':'))) for t in a.tunes.split(',')] if a.tunes else [None]
     for shape in a.shapes or SHAPES:

@@ -60,7 +60,7 @@ def resources(compiled) -> str:
 if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--base'); ap.add_argument('shapes', nargs='*')
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()   # shapes before or after the options
     mods = ([('base', load_module(a.base))] if a.base else []) + [('package', kn)]
     for spec in a.shapes or ['64,4,128', '12,2,64', '64,4,192', '4,4,64']:
         HQ, H, K, *n = map(int, spec.split(','))
