@@ -315,9 +315,10 @@ def select_blocks_triton(q:torch.Tensor,       # [B, T, HQ, K] queries
     BC = 16 if INTERPRET else tune.step                                            # compressed blocks a step
     BJ = max(triton.next_power_of_2(max(MU, 1)), BC // SU)                           # in BJ groups of SU
     idx = torch.empty(B, T, H, cfg.n_sel, device=q.device, dtype=torch.int32)
-    # the walk's top-n, but for groups of 16+ heads up to 2,048 blocks a row (H100: the top-n kernel 5-20% faster there);
-    # the interpreter emulates the top-n kernel faster (both paths are tested against the reference)
-    fused = (HQ // H < 16 or n_slc > 2048) and not INTERPRET if tune.fused_topn is None else tune.fused_topn
+    # the walk's top-n, but for groups of 16+ heads up to 2,048 blocks a row (H100: the top-n kernel 5-20% faster there)
+    # and under the interpreter, which emulates the top-n kernel faster, as far as that kernel goes (MAX_BLOCKS)
+    auto = n_slc > MAX_BLOCKS or (not INTERPRET and (HQ // H < 16 or n_slc > 2048))
+    fused = auto if tune.fused_topn is None else tune.fused_topn
     if fused: Tc, sc = T, idx                                              # one launch, no score buffer
     else:
         Tc = max(BT, min(T, tune.score_bytes // (4 * B * H * n_slc)) // BT * BT)      # queries per chunk
