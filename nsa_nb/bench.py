@@ -9,7 +9,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 from fastcore.script import call_parse, Param
-from .config import ConfigError, NSAConfig, RunConfig, load_config, named_config
+from .config import ConfigError, NSAConfig, RunConfig, config_from_dict, load_config, named_config
 from .data import sample_doc_cu_seqlens, doc_lengths, text_splits
 from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
@@ -24,11 +24,11 @@ from .results import save_result, load_result, md_table, provenance
 
 # %% auto #0
 __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 'DECODE_NOTES', 'GENERATE_NOTES', 'DECODE_PARTS',
-           'TRAIN_NOTES', 'TRAINED_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full', 'time_impl', 'work',
-           'bench_kernels', 'speedups', 'table', 'per_flop', 'plot_kernels', 'attention_inputs', 'held_out_tokens',
-           'tile_distinct_blocks', 'bench_trained', 'synthetic_train_step', 'train_throughput', 'bench_train',
-           'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode', 'sweep_decode_tuning',
-           'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
+           'TRAIN_NOTES', 'TRAIN_INPUTS_NOTES', 'TRAINED_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full',
+           'time_impl', 'work', 'bench_kernels', 'speedups', 'table', 'per_flop', 'plot_kernels', 'attention_inputs',
+           'held_out_tokens', 'tile_distinct_blocks', 'bench_trained', 'synthetic_train_step', 'train_throughput',
+           'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
+           'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -283,16 +283,21 @@ def bench_trained(source,                         # a run directory or checkpoin
 
 # %% ../nbs/12_bench.ipynb #c6199942
 def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:torch.device,
-                         cu_seqlens:torch.Tensor|None=None):   # data.doc_mask's documents (None: FineWeb-Edu's lengths)
-    "`(step, model, precision)`: `step()` is one optimizer step of a fresh `run_cfg` model on one random batch."
-    # the batch: [batch_size, seq_len + 1] random tokens, the same at every step
+                         cu_seqlens:torch.Tensor|None=None,   # data.doc_mask's documents (None: FineWeb-Edu's lengths)
+                         init:dict|None=None,                 # a state dict to start from (None: a fresh model)
+                         batch:torch.Tensor|None=None):       # [batch_size, seq_len + 1] tokens (None: random)
+    """`(step, model, precision)`: `step()` is one optimizer step of a `run_cfg` model (fresh, or with the weights `init`)
+    on one batch, the same at every step (random tokens, or `batch`)."""
     tc = run_cfg.train
     torch.manual_seed(0)
     model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device)
+    if init is not None: model.load_state_dict(init)
     model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention).set_mlp_chunk(tc.mlp_chunk)
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
-    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device)
+    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device) if batch is None else batch.to(device)
+    if x.shape != (batch_size, seq_len + 1):
+        raise ValueError(f"batch has shape {tuple(x.shape)}: give [batch_size, seq_len + 1] = [{batch_size}, {seq_len + 1}] tokens")
     # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
     if run_cfg.data.doc_mask and cu_seqlens is None: cu_seqlens = sample_doc_cu_seqlens(batch_size, seq_len)
     kw = dict(cu_seqlens=cu_seqlens.to(device)) if run_cfg.data.doc_mask else {}
@@ -310,12 +315,14 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                      steps:int=10,                 # timed steps
                      device:str|torch.device='cuda',
                      warmup:int=3,                 # untimed steps first
+                     init:dict|None=None,          # weights to start from, and
+                     batch:torch.Tensor|None=None, # the tokens to train on (`synthetic_train_step`; None: fresh, random)
                     ) -> dict:
     """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
     compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
     device, (g0, _) = torch.device(device), compile_counts()
     cu = sample_doc_cu_seqlens(batch_size, seq_len) if run_cfg.data.doc_mask else None   # packed documents
-    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device, cu)
+    step, model, prec = synthetic_train_step(run_cfg, seq_len, batch_size, device, cu, init, batch)
     sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     for _ in range(warmup): step()
     sync()
@@ -338,30 +345,45 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
                 steps:int=5, log=print,
                 overrides=(),          # more `section.field=value` for every row, e.g. NSA's block sizes
-                doc_masks=(False,)) -> list[dict]:   # (False, True): also every row with packed documents (data.doc_mask)
+                doc_masks=(False,),    # (False, True): also every row with packed documents (data.doc_mask)
+                inputs=None,           # a run directory or checkpoint: NSA rows also from its weights on its text
+                device='cuda') -> list[dict]:
     """Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, documents
-    masked, attn, compiled)."""
-    rows = []
-    for T, m, attn, c in itertools.product(lengths, doc_masks, attns, compiles):
-        cfg = named_config('m7c_125m', [f'model.attn={attn}', f'train.compile={str(c).lower()}',
-                                        f'data.doc_mask={str(m).lower()}', *overrides])
+    masked, attn, compiled). With `inputs`, the model is that run's (its model, nsa and data sections), and each NSA row
+    runs twice: fresh on random tokens (`inputs` 'random') and from the run's weights on its held-out text ('trained')."""
+    raw, rows = named_config('m7c_125m').to_dict(), []
+    if inputs is not None:
+        trained, run_cfg, tok = model_from_checkpoint(inputs)                 # on the host; each row copies its weights
+        raw |= {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
+    for T, m, attn, c, kind in itertools.product(lengths, doc_masks, attns, compiles,
+                                                 ('random',) if inputs is None else ('random', 'trained')):
+        if kind == 'trained' and attn != 'nsa': continue                      # dense attention's time is the same
+        cfg = config_from_dict(raw, [f'model.attn={attn}', f'train.compile={str(c).lower()}',
+                                     f'data.doc_mask={str(m).lower()}', *overrides])
         torch._dynamo.reset()                                                 # each row compiles afresh
+        B = max(1, tokens // T)
         try:
-            r = train_throughput(cfg, seq_len=T, batch_size=max(1, tokens // T), steps=steps,
-                                 warmup=min(3, steps)) | dict(compiled=c)
+            own = dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, B, T + 1)) if kind == 'trained' else {}
+            r = train_throughput(cfg, seq_len=T, batch_size=B, steps=steps, warmup=min(3, steps), device=device,
+                                 **own) | dict(compiled=c)
         except Exception as e:
             r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=f"{type(e).__name__}: {str(e)[:160]}")
-        torch.cuda.empty_cache()
+        if overrides: r['settings'] = ','.join(overrides)                    # rows of runs with other settings can merge
+        if inputs is not None: r['inputs'] = kind
+        if torch.device(device).type == 'cuda': torch.cuda.empty_cache()
         rows.append(r)
         log(json.dumps(r))
     return rows
 
 def train_table(rows:list[dict]) -> str:
     """Markdown table: tokens/s per length (and with packed documents: "(docs)"), eager and compiled, NSA compiled over
-    dense compiled, MFU and peak GiB."""
-    by = {(r['seq_len'], r.get('doc_mask', False), r['attn'], r.get('compiled', False)): r for r in rows}
+    dense compiled, MFU and peak GiB; with rows from a trained run's weights (`inputs` 'trained'), compiled NSA's too."""
+    key = lambda r: (r['seq_len'], r.get('doc_mask', False), r['attn'], r.get('compiled', False))
+    by = {key(r): r for r in rows if r.get('inputs') != 'trained'}
+    tr = {key(r): r for r in rows if r.get('inputs') == 'trained'}
     lines = ['| seq_len | dense eager | dense compiled | NSA eager | NSA compiled | NSA / dense (compiled) | MFU dense, NSA '
-             '(compiled) | peak GiB dense, NSA (compiled) |', '|---|---|---|---|---|---|---|---|']
+             '(compiled) | peak GiB dense, NSA (compiled) |' + (' NSA compiled, trained | its / dense |' if tr else ''),
+             '|---|---|---|---|---|---|---|---|' + ('---|---|' if tr else '')]
     def f(r, k, p): return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24]
     def tok(r):   # tokens/s, and the graphs of a compiled step in pieces
         return f(r, 'tokens_per_s', ',.0f') + (f" ({r['graphs']} graphs)" if (r.get('graphs') or 0) > 1 else '')
@@ -371,6 +393,10 @@ def train_table(rows:list[dict]) -> str:
         lines.append(f"| {T}{' (docs)' if m else ''} | {tok(de)} | {tok(dc)} | {tok(ne)} | {tok(nc)} | {ratio} | "
                      f"{f(dc, 'mfu', '.0%')}, {f(nc, 'mfu', '.0%')} | {f(dc, 'peak_mem_gib', '.1f')}, "
                      f"{f(nc, 'peak_mem_gib', '.1f')} |")
+        if tr:
+            t = tr.get((T, m, 'nsa', True), {})
+            ratio = f"{t['tokens_per_s'] / dc['tokens_per_s']:.2f}" if 'tokens_per_s' in t and 'tokens_per_s' in dc else '-'
+            lines[-1] += f" {tok(t)} | {ratio} |"
     return '\n'.join(lines)
 
 # %% ../nbs/12_bench.ipynb #438adc49
@@ -637,6 +663,9 @@ TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compil
                f"seq_len)); tokens/s over {_default(bench_train, 'steps')} timed steps after "
                f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model "
                "(nsa_nb.bench.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
+TRAIN_INPUTS_NOTES = (" --inputs: the run's model, nsa and data sections on m7c_125m's training settings; each NSA row "
+                      "twice, fresh on random tokens (inputs: random) and from the run's weights on its held-out text "
+                      "(inputs: trained, held_out_tokens), where its selections are a trained model's.")
 
 TRAINED_NOTES = ("One NSA layer's attention (NSAttention._attend: the three branches and the gated sum), forward+backward, "
                  "bf16, the median of triton.testing.do_bench; trained: the layer's inputs when the run's model reads "
@@ -717,7 +746,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  # kernels: more B x T rows at the model125m shape (its training steps); '' for none
                  train_batches:str='16x2048,4x8192',
                  doc_mask:bool=False,      # train: also every row with packed documents of FineWeb-Edu's lengths
-                 inputs:str=None,          # trained: the run directory or checkpoint whose layers' inputs are timed
+                 # trained: the run directory or checkpoint whose layers' inputs are timed; train: NSA rows also from
+                 # its weights on its held-out text
+                 inputs:str=None,
                  layers:str=None,          # trained: comma-separated layer indices (default: first, middle, last)
                  attns:str='dense,nsa',    # train: the models timed
                  compiles:str='eager,compiled',   # train: eager, compiled or both
@@ -741,9 +772,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     if steps < 1: raise SystemExit(f"--steps {steps}: time at least one step")
     try: named_config('m7c_125m', sets)                                     # a bad setting says so before the GPU
     except ConfigError as e: raise SystemExit(f"--settings {settings!r}: {e}")
-    if what == 'trained':
+    if what == 'trained' or (what == 'train' and inputs is not None):
         if not inputs or find_checkpoint(inputs) is None:
-            raise SystemExit(f"nsa_nb_bench trained --inputs {inputs}: give a run directory or checkpoint of an NSA model "
+            raise SystemExit(f"nsa_nb_bench {what} --inputs {inputs}: give a run directory or checkpoint of an NSA model "
                              "trained on stdlib or local text (e.g. nsa_nb_train --config longctx_8k --out runs/lc8k)")
     if not torch.cuda.is_available():
         raise SystemExit("nsa_nb_bench needs a CUDA GPU (torch.cuda.is_available() is False)")
@@ -751,13 +782,13 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     cmd = f"nsa_nb_bench {what} --out {out} --lengths {j(lens)}" + (f" --modes {j(mds)}" if mds else '')
     if what == 'train':
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
-               TRAIN_NOTES)
+               TRAIN_NOTES + (TRAIN_INPUTS_NOTES if inputs else ''))
         extra = (' --doc_mask' if doc_mask else '') + (f" --attns {j(tas)}" if tas != ['dense', 'nsa'] else '') + \
                 (f" --compiles {j(tcs)}" if tcs != ['eager', 'compiled'] else '') + (f" --settings {j(sets)}" if sets else '') + \
-                (f" --steps {steps}" if steps != 5 else '')
+                (f" --steps {steps}" if steps != 5 else '') + (f" --inputs {inputs}" if inputs else '')
         res = (res[0], res[1] + extra, *res[2:])
         rows = bench_train(lens, tas, [m == 'compiled' for m in tcs], steps=steps, log=saving_log(*res), overrides=sets,
-                           doc_masks=(False, True) if doc_mask else (False,))
+                           doc_masks=(False, True) if doc_mask else (False,), inputs=inputs)
         save_finished(res[0], rows, *res[1:])
         return print(train_table(rows))
     if what == 'trained':
