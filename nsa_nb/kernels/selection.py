@@ -14,8 +14,9 @@ from .banded import (INTERPRET, LOG2E, LN2, _bwd_rows, _rows, dot_precision, onl
                                    store_cols, load_cols, head_tiles, padded)
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'sel_fwd', 'tile_blocks',
-           'invert_selection', 'dq_from_keys', 'sel_bwd', 'SelectedAttention', 'selected_attention_triton']
+__all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'fwd_from_keys', 'sel_fwd',
+           'tile_blocks', 'invert_selection', 'dq_from_keys', 'sel_bwd', 'SelectedAttention',
+           'selected_attention_triton', 'sel_fwd_keys']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -163,6 +164,8 @@ class SelTuning:
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
+    fwd_keys: bool = False                # the forward from the keys (`sel_fwd_keys`) ...
+    fwd_keys_bytes: int = 2 ** 31         # ... while its per-slot shares fit
 
 # %% ../../nbs/06b_kernel_selection.ipynb #ec8a8936
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
@@ -242,6 +245,10 @@ def check_idx(q, k, v, idx):
     return B, T, HQ, H, G, K, V
 
 # %% ../../nbs/06b_kernel_selection.ipynb #a7e70882
+def fwd_from_keys(q:torch.Tensor, v:torch.Tensor, n_sel:int, tune:SelTuning) -> bool:
+    "Whether `sel_fwd` works from the keys (`sel_fwd_keys`): where `tune.fwd_keys` asks, while the shares fit `fwd_keys_bytes`."
+    return tune.fwd_keys and q.numel() // q.shape[-1] * n_sel * v.shape[-1] * q.element_size() <= tune.fwd_keys_bytes
+
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             gated:tuple|None=None,   # (g [B,T,HQ,3], o_c, o_w [B,T,HQ,V]), contiguous: Eq. 5's gated sum too
             tune:SelTuning|None=None, # launch choices; None: the defaults
@@ -261,6 +268,9 @@ def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
             raise ValueError(f"gated: want g [B, T, HQ, 3] = {[B, T, HQ, 3]} and o_c, o_w {list(o.shape)}; got "
                              f"{[tuple(t.shape) for t in gated]}")
     cmb = (o,) * 4 if gated is None else (*gated, o_g)   # (pointers the kernel does not use: any tensor)
+    if fwd_from_keys(q, v, idx.shape[-1], tune):         # from the keys (*The forward from the keys*, below)
+        sel_fwd_keys(q, k, v, idx, l_sel, scale, o, lse, None if gated is None else cmb, tune, ds, q0, S)
+        return (o, lse) if gated is None else (o, lse, o_g)
     blk, nblk = tiles if tiles is not None else sel_tiles(idx, G, tune, ds)
     for n_units, lists, n_u, one in _sel_grids(G, T, idx, (blk, nblk), tune):
         meta = _tile_meta(G, K, V, l_sel, idx.shape[-1], one, tune, fwd=True) | dict(
@@ -650,3 +660,106 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
     B, T = check_idx(q, k, v, idx)[:2]
     ds = None if docs is None else doc_starts(docs.start, B, T)                   # [B, T] int32
     return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning(), ds, q0)
+
+# %% ../../nbs/06b_kernel_selection.ipynb #8e697efa
+@triton.jit
+def _sel_fwd_keys_kernel(Q, Kt, Vt, QLIST, QSLOT, SEG_BLK, SEG_START, SEG_END, OP, LP, T, S, q0, n_slc, n_sel, scale,
+                         HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+                         BR: tl.constexpr, BK: tl.constexpr, BK2: tl.constexpr, BV: tl.constexpr, BS: tl.constexpr,
+                         PREC: tl.constexpr, DOCS: tl.constexpr):
+    """One program per segment of a block's queries (`invert_selection`): each (query, head) row's attention over this
+    block alone, normalised, into its slot's share OP [B, H, T, n, G, V] and that share's lse LP [B, H, T, n, G]
+    (log2 units)."""
+    i_seg = tl.program_id(0)
+    blk = tl.load(SEG_BLK + i_seg).to(tl.int64)                                    # flat (b, h, j); -1: no segment
+    valid, blk = blk >= 0, tl.maximum(blk, 0)
+    i_b, i_h, j = blk // (H * n_slc), (blk // n_slc) % H, blk % n_slc
+    o_v, o_s = tl.arange(0, BV), j * BS + tl.arange(0, BS)
+    if DOCS: o_s = j + tl.arange(0, BS)                                             # j: the block's first key
+    m_s = (o_s < S) & valid
+    key = (i_b * S + o_s) * H + i_h
+    b_k = load_cols(Kt, key, m_s, K, 0, BK)                                         # [BS, BK]
+    if BK2 > 0: b_k2 = load_cols(Kt, key, m_s, K, BK, BK2)                          # [BS, BK2]: columns [BK, K)
+    b_v = load_cols(Vt, key, m_s, V, 0, BV)                                         # [BS, BV]
+    qk_scale = scale * LOG2E
+    o_r = tl.arange(0, BR)
+    end = tl.load(SEG_END + i_seg).to(tl.int64) * G   # pair f: query list entry f // G, head f % G
+    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):
+        f = f0 + o_r
+        m_r = f < end
+        t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query
+        row = (i_b * T + t) * HQ + i_h * G + f % G
+        b_s = tl.dot(load_cols(Q, row, m_r, K, 0, BK), tl.trans(b_k), input_precision=PREC)   # [BR, BS]
+        if BK2 > 0: b_s += tl.dot(load_cols(Q, row, m_r, K, BK, BK2), tl.trans(b_k2), input_precision=PREC)
+        b_s = tl.where((o_s[None, :] <= t[:, None] + q0) & m_s[None, :], b_s * qk_scale, float('-inf'))
+        b_m = tl.maximum(tl.max(b_s, 1), -1e30)                                     # [BR]; finite for an empty row
+        b_p = tl.exp2(b_s - b_m[:, None])
+        b_l = tl.sum(b_p, 1)
+        b_o = tl.dot(b_p.to(b_v.dtype), b_v, input_precision=PREC) / tl.where(b_l == 0., 1., b_l)[:, None]
+        s = tl.load(QSLOT + f // G, mask=m_r, other=0).to(tl.int64)
+        p = (((i_b * H + i_h) * T + t) * n_sel + s) * G + f % G                        # [BR] the row's slot for j
+        store_cols(OP, p, b_o, m_r, V, 0, BV)
+        tl.store(LP + p, tl.where(b_l == 0., float('-inf'), b_m + tl.log2(tl.where(b_l == 0., 1., b_l))), mask=m_r)
+
+# %% ../../nbs/06b_kernel_selection.ipynb #58f84a76
+@triton.jit
+def _sel_fwd_merge_kernel(OP, LP, O, LSE, GT, OC, OW, OG, T, HQ: tl.constexpr, H: tl.constexpr, G: tl.constexpr,
+                          V: tl.constexpr, NSEL: tl.constexpr, BM: tl.constexpr, BV: tl.constexpr, CMB: tl.constexpr):
+    """o and lse of rows `_rows(program_id(0))` of group (b, h) from their slots' shares, in slot order, each weighted
+    by exp(its lse - the row's); slots the keys kernel did not write (lse -inf, as LP starts) skipped; with `CMB` Eq. 5's
+    gated sum into OG, as `_sel_fwd_rows` stores it."""
+    i_m, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = (i_bh // H).to(tl.int64), i_bh % H
+    r_t, r_g, m_r = _rows(i_m, T, G, BM)
+    o_v = tl.arange(0, BV)
+    base = ((i_b * H + i_h) * T + r_t) * NSEL                                      # [BM] the rows' slot 0
+    b_m = tl.full([BM], float('-inf'), tl.float32)
+    for s in range(NSEL):                                                          # the largest share's lse
+        b_m = tl.maximum(b_m, tl.load(LP + (base + s) * G + r_g, mask=m_r, other=float('-inf')))
+    b_mf = tl.where(b_m == float('-inf'), 0., b_m)                                 # a row without shares: o = 0
+    b_l, b_acc = tl.zeros([BM], tl.float32), tl.zeros([BM, BV], tl.float32)
+    for s in range(NSEL):
+        b_lp = tl.load(LP + (base + s) * G + r_g, mask=m_r, other=float('-inf'))     # [BM]
+        m = b_lp > float('-inf')                                                       # a share was written
+        w = tl.where(m, tl.exp2(b_lp - b_mf), 0.)
+        b_l += w
+        b_acc += w[:, None] * load_cols(OP, (base + s) * G + r_g, m, V, 0, BV).to(tl.float32)
+    b_o = (b_acc / tl.where(b_l == 0., 1., b_l)[:, None]).to(O.dtype.element_ty)
+    row = (i_b * T + r_t) * HQ + i_h * G + r_g
+    p_o, m_o = row[:, None] * V + o_v[None, :], m_r[:, None] & (o_v < V)[None, :]
+    tl.store(O + p_o, b_o, mask=m_o)
+    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_mf + tl.log2(tl.where(b_l == 0., 1., b_l))) * LN2), mask=m_r)
+    if CMB:
+        b_g = _gated_sum(GT + row * 3, m_r, tl.load(OC + p_o, mask=m_o, other=0.), b_o,
+                         tl.load(OW + p_o, mask=m_o, other=0.))
+        tl.store(OG + p_o, b_g.to(OG.dtype.element_ty), mask=m_o)
+
+# %% ../../nbs/06b_kernel_selection.ipynb #73b10182
+def _fwd_keys_launch(BK:int, BV:int) -> dict:
+    "The keys kernel's (query, head) rows per step `BR` and warps: the dk/dv kernel's rule (`_dkdv_launch`), not yet swept."
+    if INTERPRET: return dict(BR=16, num_warps=1)
+    return dict(BR=128 if max(BK, BV) <= 64 else 64, num_warps=8 if max(BK, BV) > 128 else 4)
+
+def sel_fwd_keys(q, k, v, idx, l_sel:int, scale:float, o, lse,
+                 cmb:tuple|None,   # (g, o_c, o_w, o_g): the gated sum into o_g too; None: o and lse only
+                 tune:SelTuning, ds, q0:int, S:int):
+    """`sel_fwd` from the keys, into `o` and `lse`: `invert_selection`, each slot's share by the keys kernel, then the
+    merge; contiguous inputs, `ds` and `S` as `sel_fwd` made them."""
+    B, T, HQ, K = q.shape
+    H, V, n = k.shape[2], v.shape[-1], idx.shape[-1]
+    G, meta = HQ // H, _sel_meta(HQ // H, K, V, l_sel, n, tune)
+    n_slc = triton.cdiv(S, l_sel)
+    # documents: a key block is named by its first key s_t + j*l_sel, one of T per row (as `sel_bwd`)
+    kb, n_kb = (idx, n_slc) if ds is None else (torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), T)
+    inv = invert_selection(kb, n_kb, tune.seg)
+    op = q.new_empty(B, H, T, n, G, V)                                                # each slot's share of its row's o
+    lp = torch.full((B, H, T, n, G), float('-inf'), device=q.device)                  # ... and its lse (log2); -inf: none
+    segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end')]
+    _sel_fwd_keys_kernel[(len(segs[0]),)](q, k, v, inv['qlist'], inv['qslot'], *segs, op, lp, T, S, q0, n_kb, n, scale,
+                                          HQ=HQ, H=H, G=G, K=K, V=V, BK=meta['BK'], BK2=meta['BK2'], BV=meta['BV'],
+                                          BS=l_sel, PREC=dot_precision(q.dtype), DOCS=ds is not None,
+                                          num_stages=meta['num_stages'], **_fwd_keys_launch(padded(K), meta['BV']))
+    BM = max(16 if INTERPRET else 64, triton.next_power_of_2(G))                      # rows: BM // G tokens' heads
+    _sel_fwd_merge_kernel[(triton.cdiv(T, BM // G), B * H)](op, lp, o, lse, *(cmb or (o,) * 4), T, HQ=HQ, H=H, G=G, V=V,
+                                                             NSEL=n, BM=BM, BV=meta['BV'], CMB=cmb is not None,
+                                                             num_warps=1 if INTERPRET else 4)
