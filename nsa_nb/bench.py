@@ -292,7 +292,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     torch.manual_seed(0)
     model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device)
     if init is not None: model.load_state_dict(init)
-    model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention).set_mlp_chunk(tc.mlp_chunk)
+    model.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention, tc.offload_checkpoints)
+    model.set_mlp_chunk(tc.mlp_chunk)
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
     x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device) if batch is None else batch.to(device)
@@ -782,7 +783,9 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
     cmd = f"nsa_nb_bench {what} --out {out} --lengths {j(lens)}" + (f" --modes {j(mds)}" if mds else '')
     if what == 'train':
         res = (o/'train.json', cmd, 'Training tokens/s of the 125M model, dense against NSA, eager and compiled',
-               TRAIN_NOTES + (TRAIN_INPUTS_NOTES if inputs else ''))
+               TRAIN_NOTES + (TRAIN_INPUTS_NOTES if inputs else '') +
+               (f" This run: {steps} timed steps after {min(3, steps)} warm-up steps." if steps != 5 else '') +
+               (" Every row with the --settings of the command (a row's settings)." if sets else ''))
         extra = (' --doc_mask' if doc_mask else '') + (f" --attns {j(tas)}" if tas != ['dense', 'nsa'] else '') + \
                 (f" --compiles {j(tcs)}" if tcs != ['eager', 'compiled'] else '') + (f" --settings {j(sets)}" if sets else '') + \
                 (f" --steps {steps}" if steps != 5 else '') + (f" --inputs {inputs}" if inputs else '')

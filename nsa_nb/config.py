@@ -135,7 +135,8 @@ class TrainConfig(_Section):
     # block's [tokens, hidden] MLP products and their gradients would not fit (notebook 07)
     mlp_chunk: int = 0
     # with gradient_checkpointing: what the backward keeps (under train.compile, each block's input) waits in pinned host
-    # memory and is copied back when the backward reads it (notebook 07's offload_saved)
+    # memory and is copied back when the backward reads it (notebook 07's offload_saved); compiled, a graph per block,
+    # so that each block's input comes back alone
     offload_checkpoints: bool = False
     compile: bool = False          # torch.compile the model
     # DDP's gradient buckets: each is all-reduced as soon as the backward has filled it (torch's default 25); under

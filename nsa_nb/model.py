@@ -217,6 +217,7 @@ class TransformerLM(nn.Module):
         if mc.tie_embeddings: self.head.weight = self.tok_emb.weight
         self.gradient_checkpointing = False   # recompute each block in the backward (set_gradient_checkpointing) ...
         self.keep_attention = False           # ... but keep what its attention kernels returned
+        self.graph_per_block = False          # ... and, compiled, cut the graph after each block
         self.reset_parameters()
 
 # %% ../nbs/07_model.ipynb #2d5f99d8
@@ -343,9 +344,10 @@ def swiglu_rows(x:torch.Tensor, mlp:SwiGLU, chunk:int) -> torch.Tensor:
 # %% ../nbs/07_model.ipynb #ad53bd5d
 @patch
 def set_gradient_checkpointing(self:TransformerLM, on:bool=True,
-                               keep_attention:bool=False):   # keep the attention kernels' outputs (`keep_attention_policy`)
+                               keep_attention:bool=False,   # keep the attention kernels' outputs (`keep_attention_policy`)
+                               graph_per_block:bool=False): # compiled: a graph break after each block (`offload_saved`)
     "Turn per-block activation checkpointing on or off; returns the model."
-    self.gradient_checkpointing, self.keep_attention = on, on and keep_attention
+    self.gradient_checkpointing, self.keep_attention, self.graph_per_block = on, on and keep_attention, on and graph_per_block
     return self
 
 # %% ../nbs/07_model.ipynb #1d992002
@@ -424,6 +426,7 @@ def hidden(self:TransformerLM, idx:torch.Tensor,
             x = blk(x, docs)
             continue
         x, stats = checkpoint(blk.forward_stats, x, docs, use_reentrant=False, **_keep_attention_context(self))
+        if self.graph_per_block: torch._dynamo.graph_break()                 # its backward: this block's input alone
         if stats is not None and blk.attn.track_stats: blk.attn._last = stats
     return self.norm(x)
 

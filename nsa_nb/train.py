@@ -187,7 +187,8 @@ def setup(self:Trainer):
     seed_everything(tc.seed)
     self.core = (self.model_arg if self.model_arg is not None else TransformerLM(self.cfg.model, self.cfg.nsa)).to(dev)
     if tc.init_from: self.init_weights(tc.init_from)
-    self.core.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention).set_mlp_chunk(tc.mlp_chunk)
+    self.core.set_gradient_checkpointing(tc.gradient_checkpointing, tc.keep_attention, tc.offload_checkpoints)
+    self.core.set_mlp_chunk(tc.mlp_chunk)
     self.split = context_split(env.rank, env.world_size, tc.context_parallel)   # None: whole sequences everywhere
     if self.split: self.core.set_context_parallel(self.split)
     ids = [dev.index] if dev.type == 'cuda' else None
@@ -813,7 +814,9 @@ def compile_check(self:Trainer):
     self.log(f"compiled the model in {time.time() - t0:.0f} s (forward and backward of {mb} x {tc.seq_len} tokens)")
     g1, b1 = compile_counts()
     # count graphs: some breaks make a graph but count no reason, and DDP's wrapper counts a reason but makes no graph
-    if g1 - g0 > 1:   # it trains, but in pieces run one after another: slower, and nothing fuses across the cuts
+    # it trains, but in pieces run one after another: slower, and nothing fuses across the cuts (but for the cuts that
+    # train.offload_checkpoints makes on purpose after each block: `graph_per_block`, notebook 07)
+    if g1 - g0 > 1 and not self.core.graph_per_block:
         why = [r for r, n in b1.items() if n > b0.get(r, 0)]
         one = (why[0].strip().splitlines() or ['?'])[0][:160] if why else 'none counted'
         self.log(f"warning: torch.compile made {g1 - g0} graphs of one training step, not one (graph breaks; a reason: "
