@@ -286,8 +286,8 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
                          cu_seqlens:torch.Tensor|None=None,   # data.doc_mask's documents (None: FineWeb-Edu's lengths)
                          init:dict|None=None,                 # a state dict to start from (None: a fresh model)
                          batch:torch.Tensor|None=None):       # [batch_size, seq_len + 1] tokens (None: random)
-    """`(step, model, precision)`: `step()` is one optimizer step of a `run_cfg` model (fresh, or with the weights `init`)
-    on one batch, the same at every step (random tokens, or `batch`)."""
+    """`(step, model, precision)`: `step()` is one optimizer step of a `run_cfg` model (fresh, or with the weights
+    `init`) on one batch, the same at every step (random tokens, or `batch`)."""
     tc = run_cfg.train
     torch.manual_seed(0)
     model = TransformerLM(run_cfg.model, run_cfg.nsa).to(device)
@@ -296,9 +296,10 @@ def synthetic_train_step(run_cfg:RunConfig, seq_len:int, batch_size:int, device:
     model.set_mlp_chunk(tc.mlp_chunk)
     fwd = torch.compile(model) if tc.compile else model
     opt, prec = make_optimizer(model, tc, device), resolve_precision(tc, device)
-    x = torch.randint(0, run_cfg.model.vocab_size, (batch_size, seq_len + 1), device=device) if batch is None else batch.to(device)
-    if x.shape != (batch_size, seq_len + 1):
-        raise ValueError(f"batch has shape {tuple(x.shape)}: give [batch_size, seq_len + 1] = [{batch_size}, {seq_len + 1}] tokens")
+    shape = (batch_size, seq_len + 1)
+    x = torch.randint(0, run_cfg.model.vocab_size, shape, device=device) if batch is None else batch.to(device)
+    if x.shape != shape:
+        raise ValueError(f"batch has shape {tuple(x.shape)}: give [batch_size, seq_len + 1] = {list(shape)} tokens")
     # data.doc_mask: documents of FineWeb-Edu's lengths (notebook 08), the same at every step
     if run_cfg.data.doc_mask and cu_seqlens is None: cu_seqlens = sample_doc_cu_seqlens(batch_size, seq_len)
     kw = dict(cu_seqlens=cu_seqlens.to(device)) if run_cfg.data.doc_mask else {}
@@ -317,7 +318,7 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                      device:str|torch.device='cuda',
                      warmup:int=3,                 # untimed steps first
                      init:dict|None=None,          # weights to start from, and
-                     batch:torch.Tensor|None=None, # the tokens to train on (`synthetic_train_step`; None: fresh, random)
+                     batch:torch.Tensor|None=None, # the tokens to train on (`synthetic_train_step`; None: random)
                     ) -> dict:
     """Training tokens/s and peak memory of `run_cfg`'s model at `[batch_size, seq_len]`, and `graphs`, the graphs that
     compiling its step made (one; more: the step runs in pieces, slower; 0 uncompiled)."""
@@ -350,8 +351,9 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                 inputs=None,           # a run directory or checkpoint: NSA rows also from its weights on its text
                 device='cuda') -> list[dict]:
     """Training tokens/s, MFU and peak memory of the 125M model (`named_config('m7c_125m')`) per (seq_len, documents
-    masked, attn, compiled). With `inputs`, the model is that run's (its model, nsa and data sections), and each NSA row
-    runs twice: fresh on random tokens (`inputs` 'random') and from the run's weights on its held-out text ('trained')."""
+    masked, attn, compiled). With `inputs`, the model is that run's (its model, nsa and data sections), and each NSA
+    row runs twice: fresh on random tokens (`inputs` 'random') and from the run's weights on its held-out text
+    ('trained')."""
     raw, rows = named_config('m7c_125m').to_dict(), []
     if inputs is not None:
         trained, run_cfg, tok = model_from_checkpoint(inputs)                 # on the host; each row copies its weights
@@ -364,7 +366,8 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
         torch._dynamo.reset()                                                 # each row compiles afresh
         B = max(1, tokens // T)
         try:
-            own = dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, B, T + 1)) if kind == 'trained' else {}
+            own = {} if kind == 'random' else dict(init=trained.state_dict(),
+                                                   batch=held_out_tokens(run_cfg, tok, B, T + 1))
             r = train_throughput(cfg, seq_len=T, batch_size=B, steps=steps, warmup=min(3, steps), device=device,
                                  **own) | dict(compiled=c)
         except Exception as e:

@@ -246,7 +246,7 @@ def check_idx(q, k, v, idx):
 
 # %% ../../nbs/06b_kernel_selection.ipynb #a7e70882
 def fwd_from_keys(q:torch.Tensor, v:torch.Tensor, n_sel:int, tune:SelTuning) -> bool:
-    "Whether `sel_fwd` works from the keys (`sel_fwd_keys`): where `tune.fwd_keys` asks, while the shares fit `fwd_keys_bytes`."
+    "Whether `sel_fwd` works from the keys (`sel_fwd_keys`): where `tune.fwd_keys` asks, while its shares fit."
     return tune.fwd_keys and q.numel() // q.shape[-1] * n_sel * v.shape[-1] * q.element_size() <= tune.fwd_keys_bytes
 
 def sel_fwd(q, k, v, idx, l_sel:int, scale:float, tiles=None,
@@ -728,7 +728,8 @@ def _sel_fwd_merge_kernel(OP, LP, O, LSE, GT, OC, OW, OG, T, HQ: tl.constexpr, H
     row = (i_b * T + r_t) * HQ + i_h * G + r_g
     p_o, m_o = row[:, None] * V + o_v[None, :], m_r[:, None] & (o_v < V)[None, :]
     tl.store(O + p_o, b_o, mask=m_o)
-    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), (b_mf + tl.log2(tl.where(b_l == 0., 1., b_l))) * LN2), mask=m_r)
+    b_lse = (b_mf + tl.log2(tl.where(b_l == 0., 1., b_l))) * LN2
+    tl.store(LSE + row, tl.where(b_l == 0., float('-inf'), b_lse), mask=m_r)
     if CMB:
         b_g = _gated_sum(GT + row * 3, m_r, tl.load(OC + p_o, mask=m_o, other=0.), b_o,
                          tl.load(OW + p_o, mask=m_o, other=0.))
