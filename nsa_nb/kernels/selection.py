@@ -564,6 +564,13 @@ def invert_selection(idx:torch.Tensor, n_slc:int, seg:int) -> dict:
     return dict(seg_blk=seg_blk, seg_start=seg_start, seg_end=seg_end, seg_out=seg_out, qlist=qlist, qslot=qslot,
                 red_start=i32(red_start), red_end=i32(red_end), n_partial=P // seg + min(NB, P // (seg + 1)))
 
+def _invert_blocks(idx:torch.Tensor, ds, l_sel:int, S:int, seg:int) -> tuple[dict, int]:
+    """`invert_selection` of the key blocks `idx` names, and their count per row: blocks of l_sel keys, ceil(S / l_sel);
+    with documents (`ds`) a block is named by its first key s_t + j*l_sel, one of T per row."""
+    n_kb = triton.cdiv(S, l_sel)
+    if ds is not None: idx, n_kb = torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), idx.shape[1]
+    return invert_selection(idx, n_kb, seg), n_kb
+
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     """Whether `sel_bwd` takes dq from the dk/dv kernel: for groups that its own launches take in tiles (up to
@@ -606,9 +613,7 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
                 q, k, v, idx, lists, nblk, idx if ds is None else ds, do, lse, delta, dq, T, S, q0, n_units, n_u,
                 _union_max(G, n, tune), scale, **dq_meta)
     n_slc = triton.cdiv(S, l_sel)                                                      # key blocks
-    # documents: a key block is named by its first key s_t + j*l_sel, one of T per row
-    kb, n_kb = (idx, n_slc) if ds is None else (torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), T)
-    inv = invert_selection(kb, n_kb, tune.seg)                                          # grids sized from the shapes
+    inv, n_kb = _invert_blocks(idx, ds, l_sel, S, tune.seg)                             # grids sized from the shapes
     dk, dv = torch.zeros_like(k), torch.zeros_like(v)                                  # blocks no query selected get 0
     pk = torch.empty(inv['n_partial'], l_sel, K, device=q.device, dtype=torch.float32)
     pv = torch.empty(inv['n_partial'], l_sel, V, device=q.device, dtype=torch.float32)
@@ -749,10 +754,7 @@ def sel_fwd_keys(q, k, v, idx, l_sel:int, scale:float, o, lse,
     B, T, HQ, K = q.shape
     H, V, n = k.shape[2], v.shape[-1], idx.shape[-1]
     G, meta = HQ // H, _sel_meta(HQ // H, K, V, l_sel, n, tune)
-    n_slc = triton.cdiv(S, l_sel)
-    # documents: a key block is named by its first key s_t + j*l_sel, one of T per row (as `sel_bwd`)
-    kb, n_kb = (idx, n_slc) if ds is None else (torch.where(idx >= 0, ds[:, :, None, None] + idx * l_sel, -1), T)
-    inv = invert_selection(kb, n_kb, tune.seg)
+    inv, n_kb = _invert_blocks(idx, ds, l_sel, S, tune.seg)                             # as `sel_bwd`
     op = q.new_empty(B, H, T, n, G, V)                                                # each slot's share of its row's o
     lp = torch.full((B, H, T, n, G), float('-inf'), device=q.device)                  # ... and its lse (log2); -inf: none
     segs = [inv[k_] for k_ in ('seg_blk', 'seg_start', 'seg_end')]
