@@ -225,7 +225,8 @@ def held_out_tokens(cfg:RunConfig, tok, B:int, T:int) -> torch.Tensor:
     _, va, _ = text_splits(cfg, tok, T)
     if len(va) < B:
         raise ValueError(f"the run's held-out text holds {len(va.stream):,} tokens, {len(va)} chunks of {T:,}: fewer than "
-                         f"B={B}; give a shorter length or a smaller batch")
+                         f"B={B}; give a shorter length or a smaller batch, or train the run with a larger "
+                         "data.val_fraction")
     return torch.stack([va[i][:T] for i in range(B)])
 
 # %% ../nbs/12_bench.ipynb #cfca61df
@@ -665,7 +666,8 @@ TRAIN_NOTES = ("configs/m7c_125m.yaml with model.attn dense or nsa, train.compil
                "Inductor's default mode), bf16 autocast, the model's chunked loss head, fused AdamW, no gradient "
                f"checkpointing, {(n := _default(bench_train, 'tokens')):,} tokens per step (batch max(1, {n} // "
                f"seq_len)); tokens/s over {_default(bench_train, 'steps')} timed steps after "
-               f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model "
+               f"{_default(train_throughput, 'warmup')} warm-up steps of a fresh model on random tokens, "
+               "whose selections are the selected kernels' easiest case (--inputs RUN: a trained model's too) "
                "(nsa_nb.bench.train_throughput); MFU against the GPU's dense bf16 FLOP/s (989 T on an H100).")
 TRAIN_INPUTS_NOTES = (" --inputs: the run's model, nsa and data sections on m7c_125m's training settings; each NSA row "
                       "twice, fresh on random tokens (inputs: random) and from the run's weights on its held-out text "

@@ -3,25 +3,35 @@ the CUDA kernels of two profiled steps grouped by name, their total against the 
 bottleneck), one table per (attention, seq_len) with 32k tokens per step, the step `nsa_nb_bench train` times (`synthetic_train_step`).
 With OPS=1 a second table per step groups the kernel time by the PyTorch operator that launched it (aten::copy_, aten::sort, ...),
 which names the glue around the kernels; ATTN=nsa (or dense) profiles one attention only; ROWS=N: rows a table (30).
+INPUTS=RUN (a run directory or checkpoint): that run's model, and each row twice, fresh on random tokens and from the run's
+weights on its held-out text (as `nsa_nb_bench train --inputs RUN`).
 About 2 minutes on one H100 at the default lengths.
-Usage: [OPS=1] [ATTN=nsa] [ROWS=30] python3 scripts/tuning/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
+Usage: [OPS=1] [ATTN=nsa] [ROWS=30] [INPUTS=RUN] python3 scripts/tuning/profile_train_step.py OUT.txt [seq_len ...]   (default 2048 8192)"""
 import os, sys, time
 import torch
 from torch.profiler import profile, ProfilerActivity
 ops = os.environ.get('OPS') == '1'
 n_rows = int(os.environ.get('ROWS', 30))
-from nsa_nb.config import named_config
-from nsa_nb.bench import synthetic_train_step
+from nsa_nb.config import named_config, config_from_dict
+from nsa_nb.bench import synthetic_train_step, held_out_tokens
+from nsa_nb.checkpoint import model_from_checkpoint
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 lengths = [int(x) for x in sys.argv[2:]] or [2048, 8192]
 out = open(sys.argv[1], 'w')
 def say(s): print(s, flush=True); out.write(s + '\n'); out.flush()
 say(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
+raw, run = named_config('m7c_125m').to_dict(), os.environ.get('INPUTS')
+if run:                                                            # the run's model, data and tokenizer
+    trained, run_cfg, tok = model_from_checkpoint(run)
+    raw |= {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
 for T in lengths:
-    for attn in os.environ.get('ATTN', 'dense,nsa').split(','):
+    for attn, kind in [(a, k) for a in os.environ.get('ATTN', 'dense,nsa').split(',')
+                       for k in (('random', 'trained') if run and a == 'nsa' else ('random',))]:
         B = max(1, 32768 // T)
-        step, model, _ = synthetic_train_step(named_config('m7c_125m', [f'model.attn={attn}']), T, B, torch.device('cuda'))
+        own = {} if kind == 'random' else dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, B, T + 1))
+        step, model, _ = synthetic_train_step(config_from_dict(raw, [f'model.attn={attn}']), T, B, torch.device('cuda'),
+                                              **own)
         for _ in range(3): step()
         torch.cuda.synchronize(); t0 = time.perf_counter()
         for _ in range(3): step()
@@ -31,7 +41,7 @@ for T in lengths:
             torch.cuda.synchronize()
         ev = [e for e in prof.key_averages() if e.device_type.name == 'CUDA']
         gpu = sum(e.self_device_time_total for e in ev) / 2 / 1e3
-        say(f"\n== {attn} seq_len={T} batch={B}: step {wall:.1f} ms wall, {gpu:.1f} ms of CUDA kernels ==")
+        say(f"\n== {attn} ({kind} inputs) seq_len={T} batch={B}: step {wall:.1f} ms wall, {gpu:.1f} ms of CUDA kernels ==")
         for e in sorted(ev, key=lambda e: -e.self_device_time_total)[:n_rows]:
             say(f"{e.self_device_time_total / 2 / 1e3:9.2f} ms {e.count // 2:6d}x  {e.key[:110]}")
         if ops:                                                    # kernel time by the operator that launched it

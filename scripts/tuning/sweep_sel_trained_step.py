@@ -1,0 +1,37 @@
+"""The selected branch's launch settings (`SelTuning` fields) timed where they matter: the compiled training step of a
+trained run's model on its held-out text (the `inputs: trained` rows of `nsa_nb_bench train --inputs RUN`), one
+compile per length, then each setting for 3 timed steps after 2 untimed ones. A fresh model's selections are nearly
+the same for every query (its scores are flat), so random tokens on a fresh model do not show what a trained model's
+selections cost. Also each setting's step on the fresh model (random tokens), for reference.
+Usage: python3 scripts/tuning/sweep_sel_trained_step.py OUT.json RUN [seq_len ...]   (default 65536 131072)"""
+import functools, json, sys, time
+import torch
+import nsa_nb.kernels.selection as sel
+from nsa_nb.config import named_config, config_from_dict
+from nsa_nb.bench import synthetic_train_step, held_out_tokens
+from nsa_nb.checkpoint import model_from_checkpoint
+
+if len(sys.argv) < 3: sys.exit(__doc__)
+out, run, lengths = sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3:]] or [65536, 131072]
+grid = [dict(), dict(fwd_keys=True), dict(union_frac=0.75), dict(union_frac=1.0), dict(rows=32),
+        dict(rows=32, union_frac=1.0), dict(tokens_per_program=8), dict(tokens_per_program=2)]
+trained, run_cfg, tok = model_from_checkpoint(run)
+raw = named_config('m7c_125m').to_dict() | {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
+cfg, Tuning, rows = config_from_dict(raw, ['model.attn=nsa']), sel.SelTuning, []
+print(torch.cuda.get_device_name(), torch.__version__, flush=True)
+for T in lengths:
+    for kind in ('trained', 'random'):
+        own = {} if kind == 'random' else dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, 1, T + 1))
+        step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'), **own)
+        for _ in range(3): step()                                          # compiles
+        for tune in grid:
+            sel.SelTuning = functools.partial(Tuning, **tune)              # every call site reads the module's name
+            for _ in range(2): step()
+            torch.cuda.synchronize(); t0 = time.perf_counter()
+            for _ in range(3): step()
+            torch.cuda.synchronize(); ms = (time.perf_counter() - t0) / 3 * 1e3
+            rows.append(r := dict(seq_len=T, inputs=kind, tune=tune, step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3)))
+            print(json.dumps(r), flush=True)
+        sel.SelTuning = Tuning
+        del step, model; torch.cuda.empty_cache(); torch._dynamo.reset()
+json.dump(dict(device=torch.cuda.get_device_name(), torch=torch.__version__, run=run, rows=rows), open(out, 'w'), indent=1)
