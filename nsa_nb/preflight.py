@@ -16,8 +16,11 @@ from .checkpoint import find_checkpoint, latest_checkpoint, lock_holder, in_use
 from .telemetry import GiB
 
 # %% auto #0
-__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'CPU_NSA_SLOW_LEN', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env',
-           'resolve_device', 'resolve_precision', 'PreflightError', 'count_params', 'checkpoints_to_write', 'preflight']
+__all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'CPU_NSA_SLOW_LEN', 'ACT_BYTES_PER_DIM', 'CKPT_INPUT_BYTES_PER_DIM',
+           'CKPT_BACKWARD_BYTES_PER_DIM', 'OFFLOAD_BYTES_PER_DIM', 'KEPT_ATTENTION_BYTES_PER_DIM', 'EAGER_FACTOR',
+           'STEP_BYTES_FIXED', 'MEMORY_WARN_SHARE', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env',
+           'resolve_device', 'resolve_precision', 'PreflightError', 'count_params', 'train_peak_bytes', 'memory_advice',
+           'checkpoints_to_write', 'preflight']
 
 # %% ../nbs/09c_preflight.ipynb #6d19f67a
 @dataclass
@@ -111,6 +114,49 @@ def _machine_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int
                  f"slower than dense attention there (at 4096 on 2 cores: 1,470 against 4,952 tokens/s, 2.2x the memory): "
                  f"NSA pays off on a GPU's kernels; on a CPU use model.attn=dense, or a shorter train.seq_len")
     return p, w
+
+# %% ../nbs/09c_preflight.ipynb #813ff435
+ACT_BYTES_PER_DIM = dict(nsa=41, dense=33)  # a block's saved activations per token, compiled, bf16 (64k -> 128k: +380 KB, +302 KB)
+CKPT_INPUT_BYTES_PER_DIM = 4      # gradient checkpointing: each block keeps its fp32 input,
+CKPT_BACKWARD_BYTES_PER_DIM = 17  # and the backward holds one block's activations and its own buffers besides
+OFFLOAD_BYTES_PER_DIM = 64        # checkpoints offloaded to the host, the MLP in chunks of 65,536 rows: the whole step
+KEPT_ATTENTION_BYTES_PER_DIM = 8.4  # keep_attention, a layer: nsa_fwd's four [T, HQ, V] bf16 outputs, lse, indices (shapes)
+EAGER_FACTOR = 1.3                # train.compile=false: results/train.json's eager peaks over its compiled ones
+STEP_BYTES_FIXED = 1.5 * GiB      # the loss head's chunk, the allocator's slack
+
+def train_peak_bytes(cfg:RunConfig, n_params:int, tokens:int) -> float:
+    "Estimated peak GPU memory of one rank's bf16 training step at `tokens` tokens a micro-step (the constants above)."
+    m, tc = cfg.model, cfg.train
+    act = ACT_BYTES_PER_DIM['dense' if m.attn == 'dense' else 'nsa'] * m.dim
+    if not tc.gradient_checkpointing: per = m.n_layers * act
+    elif tc.offload_checkpoints: per = OFFLOAD_BYTES_PER_DIM * m.dim
+    else: per = m.n_layers * CKPT_INPUT_BYTES_PER_DIM * m.dim + act + CKPT_BACKWARD_BYTES_PER_DIM * m.dim
+    if tc.gradient_checkpointing and tc.keep_attention and m.attn == 'nsa':
+        per += m.n_layers * KEPT_ATTENTION_BYTES_PER_DIM * m.dim
+    return 16 * n_params + STEP_BYTES_FIXED + tokens * per * (1 if tc.compile else EAGER_FACTOR)
+
+# %% ../nbs/09c_preflight.ipynb #e559e4f3
+MEMORY_WARN_SHARE = 0.9   # warn above this share of the GPU's memory (the estimate is within ~7%)
+
+def memory_advice(cfg:RunConfig, n_params:int, tokens:int, total:int|None=None) -> str:
+    "What a step of `tokens` tokens a micro-step needs (against the GPU's `total` bytes), and the settings that need less."
+    import dataclasses
+    tc, est = cfg.train, train_peak_bytes(cfg, n_params, tokens)
+    ways = []
+    for change in (dict(gradient_checkpointing=True),
+                   dict(gradient_checkpointing=True, offload_checkpoints=True, mlp_chunk=tc.mlp_chunk or 65536)):
+        if all(getattr(tc, k) == v for k, v in change.items()): continue
+        c = dataclasses.replace(cfg, train=dataclasses.replace(tc, **change))
+        ways.append(' '.join(f'train.{k}={str(v).lower()}' for k, v in change.items())
+                    + f' (~{train_peak_bytes(c, n_params, tokens) / GiB:,.0f} GiB)')
+    return (f"a step of {tokens:,} tokens a micro-step on this rank needs ~{est / GiB:,.0f} GiB (estimated)"
+            + (f" of the GPU's {total / GiB:,.0f} GiB" if total else '') + "; set " + ', or '.join(ways + ["fewer tokens a micro-step (train.seq_len, "
+            "train.batch_size with train.accumulate_grad_batches, or train.context_parallel over more GPUs)"]))
+
+def _memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int) -> list[str]:
+    "A warning where the estimated step is above `MEMORY_WARN_SHARE` of the GPU's `total` bytes."
+    over = train_peak_bytes(cfg, n_params, tokens) > MEMORY_WARN_SHARE * total
+    return [memory_advice(cfg, n_params, tokens, total)] if over else []
 
 # %% ../nbs/09c_preflight.ipynb #4d9463ad
 def _init_problems(cfg:RunConfig) -> list[str]:
@@ -279,6 +325,11 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         n = torch.cuda.device_count()
         problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
     problems += _resume_problems(tc, resume)
+    if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count():
+        with contextlib.suppress(ValueError):                # (a batch that does not split is a problem above)
+            micro = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
+            tokens = micro * tc.seq_len // tc.context_parallel                   # one rank's tokens a micro-step
+            warns += _memory_warnings(cfg, n_params, tokens, torch.cuda.get_device_properties(device).total_memory)
     if tc.steps >= LONG_RUN_STEPS and tc.eval_every == 0:
         warns.append(f"train.eval_every=0 on a {tc.steps}-step run: no validation loss; consider train.eval_every=500")
     if tc.warmup_steps >= tc.steps:                        # lr_at (notebook 09) at the last step: still warming up

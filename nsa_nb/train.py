@@ -23,7 +23,7 @@ from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
                                resumable_checkpoint, RunLock, RunLocked, lock_holder, in_use, checkpoint_record)
 from .preflight import (DistEnv, dist_env, resolve_device, resolve_precision, LONG_RUN_STEPS, PreflightError,
-                              preflight)
+                              preflight, memory_advice)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
@@ -600,6 +600,8 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
             if not self.read_step(queued.popleft()): return self.stop_nonfinite()
         if self.stopping and self.step < tc.steps: return self.stop_by_signal()
         return self.finish()
+    except torch.OutOfMemoryError as e:              # with what a step needs, and how to need less
+        raise self.out_of_memory(e) from e
     finally:
         for s, h in old.items(): signal.signal(s, h)
         self.bar.close()
@@ -845,3 +847,15 @@ def train(cfg:RunConfig|None=None,           # the run; None: the embedded defau
     try: return tr.run(stop_after)
     finally:
         if getattr(tr, 'owns_pg', False) and dist.is_initialized(): dist.destroy_process_group()
+
+# %% ../nbs/09_train.ipynb #0b95da37
+@patch
+def out_of_memory(self:Trainer, e:Exception) -> torch.OutOfMemoryError:
+    "`e`, a step's out-of-memory error, with `memory_advice` for this run and what is saved."
+    tc = self.tc
+    dp = max(1, self.env.world_size // tc.context_parallel)                         # data-parallel ranks
+    tokens = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches) * tc.seq_len // tc.context_parallel
+    total = torch.cuda.get_device_properties(self.device).total_memory if self.device.type == 'cuda' else None
+    first = '. '.join(str(e).strip().split('\n')[0].split('. ')[:2]).rstrip('.') + '.'   # torch's first two sentences
+    return torch.OutOfMemoryError(f"out of memory in step {self.step + 1} ({first}): "
+                                  f"{memory_advice(self.cfg, self.core.num_params(), tokens, total)}. {self.saved_so_far()}")
