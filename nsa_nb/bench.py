@@ -27,7 +27,7 @@ __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 
            'TRAIN_NOTES', 'TRAIN_INPUTS_NOTES', 'TRAINED_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full',
            'time_impl', 'work', 'bench_kernels', 'speedups', 'table', 'per_flop', 'plot_kernels', 'attention_inputs',
            'held_out_tokens', 'tile_distinct_blocks', 'bench_trained', 'synthetic_train_step', 'train_throughput',
-           'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
+           'TrainedRun', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
            'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
@@ -344,6 +344,18 @@ def train_throughput(run_cfg:RunConfig,           # model, nsa and train (precis
                 params=model.num_params(), flops_per_token=flops, mfu=flops * tok_s / peak_fl if peak_fl else None,
                 graphs=compile_counts()[0] - g0, doc_mask=run_cfg.data.doc_mask)
 
+# %% ../nbs/12_bench.ipynb #b0b144ad
+class TrainedRun:
+    "A run directory or checkpoint `source` as the training benchmarks use it."
+    def __init__(self, source):
+        self.model, self.cfg, self.tok = model_from_checkpoint(source)              # on the host
+    def raw_config(self, base:str='m7c_125m') -> dict:
+        "`base`'s sections (its training settings) with the run's model, nsa and data, for `config_from_dict`."
+        return named_config(base).to_dict() | {k: v for k, v in self.cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
+    def step_inputs(self, B:int, T:int) -> dict:
+        "`synthetic_train_step`'s `init` and `batch`: the run's weights and `[B, T + 1]` tokens of its held-out text."
+        return dict(init=self.model.state_dict(), batch=held_out_tokens(self.cfg, self.tok, B, T + 1))
+
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
                 steps:int=5, log=print,
@@ -355,10 +367,8 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
     masked, attn, compiled). With `inputs`, the model is that run's (its model, nsa and data sections), and each NSA
     row runs twice: fresh on random tokens (`inputs` 'random') and from the run's weights on its held-out text
     ('trained')."""
-    raw, rows = named_config('m7c_125m').to_dict(), []
-    if inputs is not None:
-        trained, run_cfg, tok = model_from_checkpoint(inputs)                 # on the host; each row copies its weights
-        raw |= {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
+    run = TrainedRun(inputs) if inputs is not None else None
+    raw, rows = named_config('m7c_125m').to_dict() if run is None else run.raw_config(), []
     for T, m, attn, c, kind in itertools.product(lengths, doc_masks, attns, compiles,
                                                  ('random',) if inputs is None else ('random', 'trained')):
         if kind == 'trained' and attn != 'nsa': continue                      # dense attention's time is the same
@@ -367,8 +377,7 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
         torch._dynamo.reset()                                                 # each row compiles afresh
         B = max(1, tokens // T)
         try:
-            own = {} if kind == 'random' else dict(init=trained.state_dict(),
-                                                   batch=held_out_tokens(run_cfg, tok, B, T + 1))
+            own = {} if kind == 'random' else run.step_inputs(B, T)             # each row copies the weights
             r = train_throughput(cfg, seq_len=T, batch_size=B, steps=steps, warmup=min(3, steps), device=device,
                                  **own) | dict(compiled=c)
         except Exception as e:

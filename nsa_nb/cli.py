@@ -58,8 +58,8 @@ another model, train.batch_size or train.seq_len), 3 stopped on a non-finite los
 pid and host are named), 5 the disk is full while writing a checkpoint (the previous one is kept: free space, then
 --resume), 130 / 143 stopped by SIGINT / SIGTERM after the current step with a checkpoint (continue with --resume; a
 second signal exits at once with the same code, saving nothing), 130 also for Ctrl-C before the first step (no
-checkpoint written), 6 out of GPU memory in a step (the message gives the step's estimated need and the settings that
-need less; the last checkpoint is kept)."""
+checkpoint written), 6 out of GPU memory (in a step: its estimated need and the settings that need less, or where it
+should fit, torch's whole message; the last checkpoint is kept)."""
     config = config or os.environ.get('CONFIG') or None
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:

@@ -23,7 +23,7 @@ from .checkpoint import (atomic_write, save_checkpoint, latest_checkpoint, find_
                                rng_state, set_rng_state, seed_everything, fit_kv_projections,
                                resumable_checkpoint, RunLock, RunLocked, lock_holder, in_use, checkpoint_record)
 from .preflight import (DistEnv, dist_env, resolve_device, resolve_precision, LONG_RUN_STEPS, PreflightError,
-                              preflight, memory_advice)
+                              preflight, memory_advice, train_peak_bytes, MEMORY_WARN_SHARE)
 from .telemetry import (MiB, GiB, _rss_bytes, memory_stats, memory_brief, peak_flops, RunLog, env_info,
                               dtypes_report, mem_dump, Watchdog)
 
@@ -575,7 +575,8 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
         while self.step < end:
             t0 = time.perf_counter()
             with self.watchdog.watch(f"step {self.step + 1}"):
-                queued.append(self.train_step())
+                try: queued.append(self.train_step())
+                except torch.OutOfMemoryError as e: raise self.out_of_memory(e) from e   # what a step needs
                 keep = 0 if self.reads_now(end) else self.lag     # the others are read while the next step runs
                 while len(queued) > keep:
                     if not self.read_step(queued.popleft()): return self.stop_nonfinite()
@@ -600,8 +601,6 @@ def loop(self:Trainer, stop_after:int|None=None) -> dict:
             if not self.read_step(queued.popleft()): return self.stop_nonfinite()
         if self.stopping and self.step < tc.steps: return self.stop_by_signal()
         return self.finish()
-    except torch.OutOfMemoryError as e:              # with what a step needs, and how to need less
-        raise self.out_of_memory(e) from e
     finally:
         for s, h in old.items(): signal.signal(s, h)
         self.bar.close()
@@ -797,7 +796,8 @@ def compile_check(self:Trainer):
     "`train.compile`: compile on one micro-batch of the run's shape now, or raise `PreflightError` saying what failed."
     if not self.tc.compile: return self
     tc, t0 = self.tc, time.time()
-    mb = micro_batch_size(tc.batch_size, self.env.world_size, tc.accumulate_grad_batches)
+    dp = max(1, self.env.world_size // tc.context_parallel)                 # data-parallel ranks
+    mb = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches)
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
@@ -807,6 +807,8 @@ def compile_check(self:Trainer):
     try:
         with self.amp(): loss = self.task.train_loss(self.fwd, x, y, self.loss_head, *cu)
         loss.backward()
+    except torch.OutOfMemoryError as e:                 # not the compiler's: the step does not fit
+        raise self.out_of_memory(e, 'while compiling the first micro-batch') from e
     except Exception as e:
         why = (str(e).strip().splitlines() or [''])[0][:300]
         raise PreflightError([f"train.compile=true: torch.compile failed on this model ({type(e).__name__}: {why}); "
@@ -850,12 +852,22 @@ def train(cfg:RunConfig|None=None,           # the run; None: the embedded defau
 
 # %% ../nbs/09_train.ipynb #0b95da37
 @patch
-def out_of_memory(self:Trainer, e:Exception) -> torch.OutOfMemoryError:
-    "`e`, a step's out-of-memory error, with `memory_advice` for this run and what is saved."
+def out_of_memory(self:Trainer, e:Exception,
+                  where:str|None=None,    # what ran out (None: the next step)
+                  total:int|None=None     # the GPU's bytes (None: this device's)
+                 ) -> torch.OutOfMemoryError:
+    """`e`, a training step's out-of-memory error, with `memory_advice` where the estimate says such a step does not fit
+    the GPU; where it should fit, torch's whole message (the memory is held elsewhere). Then what is saved."""
     tc = self.tc
     dp = max(1, self.env.world_size // tc.context_parallel)                         # data-parallel ranks
     tokens = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches) * tc.seq_len // tc.context_parallel
-    total = torch.cuda.get_device_properties(self.device).total_memory if self.device.type == 'cuda' else None
-    first = '. '.join(str(e).strip().split('\n')[0].split('. ')[:2]).rstrip('.') + '.'   # torch's first two sentences
-    return torch.OutOfMemoryError(f"out of memory in step {self.step + 1} ({first}): "
-                                  f"{memory_advice(self.cfg, self.core.num_params(), tokens, total)}. {self.saved_so_far()}")
+    if total is None and self.device.type == 'cuda': total = torch.cuda.get_device_properties(self.device).total_memory
+    what, n = f"out of memory {where or f'in step {self.step + 1}'}", self.core.num_params()
+    if total and (est := train_peak_bytes(self.cfg, n, tokens)) <= MEMORY_WARN_SHARE * total:
+        why = (f"{what}, though such a step should need ~{est / GiB:,.0f} GiB of the GPU's {total / GiB:,.0f} GiB: another "
+               "process may hold memory (nvidia-smi), or it is fragmented (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True)"
+               f". torch: {str(e).strip()}")
+    else:
+        first = '. '.join(str(e).strip().split('\n')[0].split('. ')[:2]).rstrip('.') + '.'   # torch's first two sentences
+        why = f"{what} ({first}): {memory_advice(self.cfg, n, tokens, total)}"
+    return torch.OutOfMemoryError(f"{why}. {self.saved_so_far()}")

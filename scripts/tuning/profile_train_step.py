@@ -13,23 +13,20 @@ from torch.profiler import profile, ProfilerActivity
 ops = os.environ.get('OPS') == '1'
 n_rows = int(os.environ.get('ROWS', 30))
 from nsa_nb.config import named_config, config_from_dict
-from nsa_nb.bench import synthetic_train_step, held_out_tokens
-from nsa_nb.checkpoint import model_from_checkpoint
+from nsa_nb.bench import synthetic_train_step, TrainedRun
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 lengths = [int(x) for x in sys.argv[2:]] or [2048, 8192]
 out = open(sys.argv[1], 'w')
 def say(s): print(s, flush=True); out.write(s + '\n'); out.flush()
 say(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
-raw, run = named_config('m7c_125m').to_dict(), os.environ.get('INPUTS')
-if run:                                                            # the run's model, data and tokenizer
-    trained, run_cfg, tok = model_from_checkpoint(run)
-    raw |= {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
+run = TrainedRun(os.environ['INPUTS']) if os.environ.get('INPUTS') else None     # the run's model, data and tokenizer
+raw = named_config('m7c_125m').to_dict() if run is None else run.raw_config()
 for T in lengths:
     for attn, kind in [(a, k) for a in os.environ.get('ATTN', 'dense,nsa').split(',')
                        for k in (('random', 'trained') if run and a == 'nsa' else ('random',))]:
         B = max(1, 32768 // T)
-        own = {} if kind == 'random' else dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, B, T + 1))
+        own = {} if kind == 'random' else run.step_inputs(B, T)
         step, model, _ = synthetic_train_step(config_from_dict(raw, [f'model.attn={attn}']), T, B, torch.device('cuda'),
                                               **own)
         for _ in range(3): step()

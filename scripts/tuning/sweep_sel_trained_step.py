@@ -7,21 +7,19 @@ Usage: python3 scripts/tuning/sweep_sel_trained_step.py OUT.json RUN [seq_len ..
 import functools, json, sys, time
 import torch
 import nsa_nb.kernels.selection as sel
-from nsa_nb.config import named_config, config_from_dict
-from nsa_nb.bench import synthetic_train_step, held_out_tokens
-from nsa_nb.checkpoint import model_from_checkpoint
+from nsa_nb.config import config_from_dict
+from nsa_nb.bench import synthetic_train_step, TrainedRun
 
 if len(sys.argv) < 3: sys.exit(__doc__)
 out, run, lengths = sys.argv[1], sys.argv[2], [int(x) for x in sys.argv[3:]] or [65536, 131072]
 grid = [dict(), dict(fwd_keys=True), dict(union_frac=0.75), dict(union_frac=1.0), dict(rows=32),
         dict(rows=32, union_frac=1.0), dict(tokens_per_program=8), dict(tokens_per_program=2)]
-trained, run_cfg, tok = model_from_checkpoint(run)
-raw = named_config('m7c_125m').to_dict() | {k: v for k, v in run_cfg.to_dict().items() if k in ('model', 'nsa', 'data')}
-cfg, Tuning, rows = config_from_dict(raw, ['model.attn=nsa']), sel.SelTuning, []
+trained = TrainedRun(run)                                              # the run's weights, config, tokenizer
+cfg, Tuning, rows = config_from_dict(trained.raw_config(), ['model.attn=nsa']), sel.SelTuning, []
 print(torch.cuda.get_device_name(), torch.__version__, flush=True)
 for T in lengths:
     for kind in ('trained', 'random'):
-        own = {} if kind == 'random' else dict(init=trained.state_dict(), batch=held_out_tokens(run_cfg, tok, 1, T + 1))
+        own = {} if kind == 'random' else trained.step_inputs(1, T)
         step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'), **own)
         for _ in range(3): step()                                          # compiles
         for tune in grid:
