@@ -20,9 +20,10 @@ from .compression import with_cmp_slots
 
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
-           'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM', 'lm_head_loss_op',
-           'compute_dtype', 'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved',
-           'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
+           'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM',
+           'cross_entropy_rows_torch', 'cross_entropy_rows', 'lm_head_loss_op', 'compute_dtype', 'lm_head_loss',
+           'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved', 'keep_attention_policy',
+           'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -232,6 +233,31 @@ def reset_parameters(self:TransformerLM):
         # residual writers
         for lin in (blk.attn.o_proj, blk.mlp.w2): nn.init.normal_(lin.weight, std=std / math.sqrt(2 * L))
 
+# %% ../nbs/07_model.ipynb #bfa6bcb9
+def cross_entropy_rows_torch(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.Tensor:
+    "Notebook 06e's `cross_entropy_rows_triton` in tensor operations, fp32: per-row loss `[rows]`; with `grad`, z becomes dloss/dz."
+    zf = z.float()
+    lse, keep = zf.logsumexp(-1), (y != -100)
+    loss = (lse - zf.gather(1, y.clamp_min(0)[:, None])[:, 0]) * keep
+    if grad:                                                              # softmax - onehot, 0 on ignored rows
+        p = (zf - lse[:, None]).exp_()
+        p.scatter_add_(1, y.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
+        z.copy_(p * keep[:, None])
+    return loss
+
+@functools.cache
+def _ce_rows_kernel():
+    "Notebook 06e's launcher, or None where Triton does not import (looked up once)."
+    try:
+        from .kernels.loss import cross_entropy_rows_triton
+        return cross_entropy_rows_triton
+    except ImportError: return None
+
+def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.Tensor:
+    "Per-row cross-entropy of logits `z [rows, vocab]` against `y [rows]` (-100: 0); with `grad`, dloss/dz in place of z."
+    kernel = _ce_rows_kernel() if z.is_cuda else None
+    return (kernel or cross_entropy_rows_torch)(z, y, grad)
+
 # %% ../nbs/07_model.ipynb #b5e1a0c1
 @torch.library.custom_op('nsa_nb::lm_head_loss_op', mutates_args=())
 def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
@@ -244,15 +270,11 @@ def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim
     dh, dw = (torch.empty_like(h), torch.zeros(w.shape, device=w.device, dtype=torch.float32)) if grad else (None,) * 2
     for i in range(0, h.shape[0], chunk):
         hc, yc = h[i:i + chunk].to(dtype), y[i:i + chunk]
-        z = (hc @ wc.t()).float()                                         # [rows, vocab] logits, fp32
-        lse, keep = z.logsumexp(-1), (yc != -100)
-        loss = loss + ((lse - z.gather(1, yc.clamp_min(0)[:, None])[:, 0]) * keep).sum()
-        if grad:                                                          # dloss/dz = (softmax - onehot) / n
-            p = (z - lse[:, None]).exp_()
-            p.scatter_add_(1, yc.clamp_min(0)[:, None], -torch.ones_like(p[:, :1]))
-            p = (p * keep[:, None]).to(dtype)                             # / n after the products: no fp16 underflow
-            dh[i:i + chunk] = ((p @ wc).float() / n).to(h.dtype)
-            dw += (p.t() @ hc).float()
+        z = hc @ wc.t()                                                   # [rows, vocab] logits, in dtype
+        loss = loss + cross_entropy_rows(z, yc, grad).sum()              # with grad, z is now n * dloss/dz
+        if grad:                                                          # / n after the products: no fp16 underflow
+            dh[i:i + chunk] = ((z @ wc).float() / n).to(h.dtype)
+            dw += (z.t() @ hc).float()
     if not grad: return loss / n, h.new_empty(0), w.new_empty(0)
     return loss / n, dh, (dw / n).to(w.dtype)
 
