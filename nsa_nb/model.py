@@ -245,18 +245,30 @@ def cross_entropy_rows_torch(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> 
         z.copy_(p * keep[:, None])
     return loss
 
-@functools.cache
-def _ce_rows_kernel():
-    "Notebook 06e's launcher, or None where Triton does not import (looked up once)."
-    try:
-        from .kernels.loss import cross_entropy_rows_triton
-        return cross_entropy_rows_triton
-    except ImportError: return None
+_CE_ROWS = {}   # 'launch': notebook 06e's launcher, or None where Triton does not import or the kernel failed here
+
+def _ce_rows_launcher(device:torch.device):
+    "Notebook 06e's launcher on a GPU (looked up once), else None."
+    if device.type != 'cuda': return None
+    if 'launch' not in _CE_ROWS:
+        try:
+            from .kernels.loss import cross_entropy_rows_triton
+            _CE_ROWS['launch'] = cross_entropy_rows_triton
+        except ImportError: _CE_ROWS['launch'] = None
+    return _CE_ROWS['launch']
 
 def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.Tensor:
-    "Per-row cross-entropy of logits `z [rows, vocab]` against `y [rows]` (-100: 0); with `grad`, dloss/dz in place of z."
-    kernel = _ce_rows_kernel() if z.is_cuda else None
-    return (kernel or cross_entropy_rows_torch)(z, y, grad)
+    """Per-row cross-entropy of logits `z [rows, vocab]` against `y [rows]` (-100: 0); with `grad`, dloss/dz in place of z.
+    A kernel that does not compile or launch on this GPU is counted as a fallback, and tensor operations do the rest."""
+    launch = _ce_rows_launcher(z.device)
+    if launch is not None:
+        try: return launch(z, y, grad)
+        except ValueError: raise                                          # the inputs: the caller's to mend
+        except Exception as e:                                            # before the launch: z is as it was
+            _CE_ROWS['launch'] = None
+            count_fallback('loss_head', f"the cross-entropy kernel failed ({type(e).__name__}: {e}); tensor operations "
+                           "from now on")
+    return cross_entropy_rows_torch(z, y, grad)
 
 # %% ../nbs/07_model.ipynb #b5e1a0c1
 @torch.library.custom_op('nsa_nb::lm_head_loss_op', mutates_args=())
@@ -300,7 +312,7 @@ def compute_dtype(t:torch.Tensor) -> torch.dtype:
 def lm_head_loss(h:torch.Tensor,      # [N, dim] final hidden states
                  w:torch.Tensor,      # [vocab, dim] the head's weight
                  y:torch.Tensor,      # [N] targets, -100: ignored
-                 chunk:int|None=None  # rows per chunk; None: about 512 MiB of fp32 logits
+                 chunk:int|None=None  # rows per chunk; None: about 2^27 logits a chunk
                 ) -> torch.Tensor:
     "`F.cross_entropy(h @ w.T, y)` without the whole `[N, vocab]` logits (nor their gradient) in memory."
     if y.shape != h.shape[:1]: raise ValueError(f"targets {tuple(y.shape)}: want one per row of h, [{h.shape[0]}]")

@@ -17,23 +17,25 @@ __all__ = ['cross_entropy_rows_triton']
 def _ce_rows_kernel(Z, Y, LOSS, n_cols, GRAD: tl.constexpr, BV: tl.constexpr):
     i_r = tl.program_id(0).to(tl.int64)                                           # one row of logits
     p_z, y = Z + i_r * n_cols, tl.load(Y + i_r)
-    b_m, b_s = float('-inf'), 0.                                                  # running max, sum of exp(z - max)
+    b_m, b_s, z_y = float('-inf'), 0., 0.                                         # running max, sum of exp(z - max); z[y]
     for c0 in range(0, n_cols, BV):
         o_c = c0 + tl.arange(0, BV)                                               # [BV] columns
         b_z = tl.load(p_z + o_c, mask=o_c < n_cols, other=float('-inf')).to(tl.float32) * LOG2E   # log2 units
         m_new = tl.maximum(b_m, tl.max(b_z, 0))
         b_s = b_s * tl.exp2(b_m - m_new) + tl.sum(tl.exp2(b_z - m_new), 0)
         b_m = m_new
+        z_y += tl.sum(tl.where(o_c == y, b_z, 0.), 0)                             # the target's logit, read here
     lse = b_m + tl.log2(b_s)                                                      # log2 units
     keep = y != -100                                                              # -100: ignored, as F.cross_entropy
-    z_y = tl.load(p_z + tl.where(keep, y, 0)).to(tl.float32) * LOG2E
-    tl.store(LOSS + i_r, tl.where(keep, (lse - z_y) * LN2, 0.))
+    bad = keep & ((y < 0) | (y >= n_cols))                                        # no such class: NaN, not a guess
+    tl.store(LOSS + i_r, tl.where(bad, float('nan'), tl.where(keep, (lse - z_y) * LN2, 0.)))
     if GRAD:                                                                      # softmax - onehot, in place
         for c0 in range(0, n_cols, BV):
             o_c = c0 + tl.arange(0, BV)
             b_z = tl.load(p_z + o_c, mask=o_c < n_cols, other=0.).to(tl.float32) * LOG2E
             b_p = tl.exp2(b_z - lse) - tl.where(o_c == y, 1., 0.)
-            tl.store(p_z + o_c, tl.where(keep, b_p, 0.).to(Z.dtype.element_ty), mask=o_c < n_cols)
+            b_p = tl.where(bad, float('nan'), tl.where(keep, b_p, 0.))
+            tl.store(p_z + o_c, b_p.to(Z.dtype.element_ty), mask=o_c < n_cols)
 
 # %% ../../nbs/06e_kernel_loss.ipynb #b8b0fc17
 def cross_entropy_rows_triton(z:torch.Tensor,     # [rows, vocab] logits, contiguous; with `grad`, overwritten
@@ -43,7 +45,10 @@ def cross_entropy_rows_triton(z:torch.Tensor,     # [rows, vocab] logits, contig
                        ) -> torch.Tensor:
     "Per-row cross-entropy `[rows]` fp32 (0 where ignored) of `z` against `y`; with `grad`, its gradient in place of z."
     if z.dim() != 2 or not z.is_contiguous(): raise ValueError(f"z {tuple(z.shape)}: want contiguous [rows, vocab]")
-    if y.shape != z.shape[:1]: raise ValueError(f"y {tuple(y.shape)}: want one target per row, [{z.shape[0]}]")
+    if y.shape != z.shape[:1] or y.device != z.device:
+        raise ValueError(f"y {tuple(y.shape)} on {y.device}: want one target per row, [{z.shape[0]}], on {z.device}")
+    if block is not None and (block < 1 or block & (block - 1)): raise ValueError(f"block={block}: want a power of two")
+    y = y.contiguous()                                                            # one int64 a row
     loss = torch.empty(z.shape[0], device=z.device, dtype=torch.float32)
     BV = block or min(triton.next_power_of_2(z.shape[1]), 64 if INTERPRET else 4096)
     if z.shape[0]: _ce_rows_kernel[(z.shape[0],)](z, y, loss, z.shape[1], GRAD=grad, BV=BV,
