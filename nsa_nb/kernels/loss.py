@@ -39,10 +39,10 @@ def _ce_rows_kernel(Z, Y, LOSS, n_cols, GRAD: tl.constexpr, BV: tl.constexpr):
 
 # %% ../../nbs/06e_kernel_loss.ipynb #b8b0fc17
 def cross_entropy_rows_triton(z:torch.Tensor,     # [rows, vocab] logits, contiguous; with `grad`, overwritten
-                        y:torch.Tensor,     # [rows] int64 targets, -100: ignored
-                        grad:bool=True,     # write dloss/dz = softmax(z) - onehot(y) (0 on ignored rows) into z
-                        block:int|None=None # BV, columns per tile; None: 4,096 on a GPU (64 interpreted)
-                       ) -> torch.Tensor:
+                               y:torch.Tensor,     # [rows] int64 targets, -100: ignored
+                               grad:bool=True,     # write dloss/dz = softmax(z) - onehot(y) (0 on ignored rows) into z
+                               block:int|None=None # BV, columns per tile; None: 4,096 on a GPU (64 interpreted)
+                              ) -> torch.Tensor:
     "Per-row cross-entropy `[rows]` fp32 (0 where ignored) of `z` against `y`; with `grad`, its gradient in place of z."
     if z.dim() != 2 or not z.is_contiguous(): raise ValueError(f"z {tuple(z.shape)}: want contiguous [rows, vocab]")
     if y.shape != z.shape[:1] or y.device != z.device:
