@@ -263,7 +263,7 @@ def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.
     launch = _ce_rows_launcher(z.device)
     if launch is not None:
         try: return launch(z, y, grad)
-        except ValueError: raise                                          # the inputs: the caller's to mend
+        except (ValueError, torch.OutOfMemoryError): raise                # the inputs, or memory: not the kernel's
         except Exception as e:                                            # before the launch: z is as it was
             _CE_ROWS['launch'] = None
             count_fallback('loss_head', f"the cross-entropy kernel failed ({type(e).__name__}: {e}); tensor operations "
