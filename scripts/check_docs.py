@@ -5,9 +5,13 @@ nbdev_docs = (install Quarto) + build the module index + sidebar + `proc_nbs` (n
 and execute a `show_doc` cell for every exported symbol) + `quarto render`. scripts/docs.py runs those steps and then
 renders (Quarto where installed, Sphinx where not); this script runs the same steps (`docs.prepare`, which reprocesses
 only notebooks changed since the last build), then renders `show_doc` for every name in each module's `__all__` and
-checks that the processed notebooks document them. Run from the repo root: python scripts/check_docs.py
+checks that the processed notebooks document them, and that every cell that reads a result file (`load_result`,
+`show_result`, `result_csv`) carries `#| exec_doc`: nbdev's processing runs only the cells that export, import or
+carry it, and a cell it does not run shows its code on the site without its table or plot (GPU cells and the result
+helpers' own tests excepted). Run from the
+repo root: python scripts/check_docs.py
 """
-import importlib, json, pkgutil, sys
+import importlib, json, pkgutil, re, sys
 from pathlib import Path
 from nbdev.showdoc import show_doc
 sys.path.insert(0, str(Path(__file__).parent))
@@ -37,6 +41,13 @@ for src in sorted(Path(cfg.nbs_path).glob('*.ipynb')):   # each processed notebo
     if has_export and not any(o.get('data', {}).get('text/markdown') for c in docs for o in c.get('outputs', [])):
         failed.append(f"{src.name}: exports symbols but no show_doc output was rendered")
     else: n_ok += 1
+    for c in json.loads(src.read_text())['cells']:                  # measured results: rendered on the page
+        s = ''.join(c['source'])
+        if c['cell_type'] != 'code' or not re.search(r"(load_result|show_result|result_csv)\(", s): continue
+        if re.search(r'^#\|\s*(gpu|export|eval:\s*false|hide)', s, re.M) or 'TemporaryDirectory' in s: continue
+        if re.search(r'^#\|\s*(exec_doc|output:\s*asis)\s*$', s, re.M): n_ok += 1
+        else: failed.append(f"{src.name}: a cell renders a result file without '#| exec_doc' (the site would show its "
+                            f"code alone): {s[:60]!r}")
 for f in failed: print('FAIL', f)
 print(f"docs: {n_ok} passed, {len(failed)} failed")
 sys.exit(1 if failed else 0)
