@@ -8,8 +8,7 @@ only notebooks changed since the last build), then renders `show_doc` for every 
 checks that the processed notebooks document them, and that every cell that reads a result file (`load_result`,
 `show_result`, `result_csv`) carries `#| exec_doc`: nbdev's processing runs only the cells that export, import or
 carry it, and a cell it does not run shows its code on the site without its table or plot (GPU cells and the result
-helpers' own tests excepted). Run from the
-repo root: python scripts/check_docs.py
+helpers' own tests excepted). Run from the repo root: python scripts/check_docs.py
 """
 import importlib, json, pkgutil, re, sys
 from pathlib import Path
