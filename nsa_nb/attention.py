@@ -109,19 +109,17 @@ def get_fallback_counters() -> dict:
 # %% ../nbs/05_attention.ipynb #75950de2
 BACKENDS = ('auto', 'triton', 'reference')
 
-_KERNELS = {}   # 'nsa' -> the module or None, once looked up (a dict, not lru_cache: torch.compile traces through it)
+_KERNELS = {}   # a kernel family ('nsa', 'loss') -> its module or None, once looked up (a dict, not lru_cache: torch.compile traces through it)
 
-def triton_kernels():
-    """The `nsa_nb.kernels.nsa` module if it is installed and Triton imports, else None; looked up once (every forward
-    asks)."""
-    if 'nsa' not in _KERNELS:
-        _KERNELS['nsa'] = None
+def triton_kernels(name:str='nsa'):
+    """The module `nsa_nb.kernels.<name>` if it is installed and Triton imports, else None; looked up once (every
+    forward asks). Setting `_KERNELS[name] = None` turns a family off for the process (a launch that failed)."""
+    if name not in _KERNELS:
+        _KERNELS[name] = None
         if importlib.util.find_spec('triton') is not None and importlib.util.find_spec('nsa_nb.kernels') is not None:
-            try:
-                import nsa_nb.kernels.nsa as kn
-                _KERNELS['nsa'] = kn
-            except ImportError as e: log.debug("triton kernels unavailable: %s", e)
-    return _KERNELS['nsa']
+            try: _KERNELS[name] = importlib.import_module(f'nsa_nb.kernels.{name}')
+            except ImportError as e: log.debug("triton kernels %s unavailable: %s", name, e)
+    return _KERNELS[name]
 
 def preload_kernels(backend:str):
     """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls

@@ -13,7 +13,7 @@ from torch.nn.attention.flex_attention import flex_attention, BlockMask
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
 from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, triton_kernels, preload_kernels,
-                              count_fallback)
+                              count_fallback, _KERNELS)
 from .sliding import sliding_attention
 from .reference import Docs, docs_from_cu, doc_pos
 from .compression import with_cmp_slots
@@ -245,27 +245,19 @@ def cross_entropy_rows_torch(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> 
         z.copy_(p * keep[:, None])
     return loss
 
-_CE_ROWS = {}   # 'launch': notebook 06e's launcher, or None where Triton does not import or the kernel failed here
-
-def _ce_rows_launcher(device:torch.device):
-    "Notebook 06e's launcher on a GPU (looked up once), else None."
-    if device.type != 'cuda': return None
-    if 'launch' not in _CE_ROWS:
-        try:
-            from .kernels.loss import cross_entropy_rows_triton
-            _CE_ROWS['launch'] = cross_entropy_rows_triton
-        except ImportError: _CE_ROWS['launch'] = None
-    return _CE_ROWS['launch']
+def _loss_kernels(device:torch.device):
+    "Notebook 06e's module on a GPU (`triton_kernels('loss')`, looked up once), else None."
+    return triton_kernels('loss') if device.type == 'cuda' else None
 
 def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.Tensor:
     """Per-row cross-entropy of logits `z [rows, vocab]` against `y [rows]` (-100: 0); with `grad`, dloss/dz in place of z.
     A kernel that does not compile or launch on this GPU is counted as a fallback, and tensor operations do the rest."""
-    launch = _ce_rows_launcher(z.device)
-    if launch is not None:
-        try: return launch(z, y, grad)
+    kl = _loss_kernels(z.device)
+    if kl is not None:
+        try: return kl.cross_entropy_rows_triton(z, y, grad)
         except (ValueError, torch.OutOfMemoryError): raise                # the inputs, or memory: not the kernel's
         except Exception as e:                                            # before the launch: z is as it was
-            _CE_ROWS['launch'] = None
+            _KERNELS['loss'] = None                                      # tensor ops for the rest of the process
             count_fallback('loss_head', f"the cross-entropy kernel failed ({type(e).__name__}: {e}); tensor operations "
                            "from now on")
     return cross_entropy_rows_torch(z, y, grad)

@@ -121,6 +121,17 @@ class Trainer:
         from tqdm.auto import tqdm
         tqdm.write(' '.join(str(m) for m in msg))
 
+# %% ../nbs/09_train.ipynb #15ad4ab5
+@patch(as_prop=True)
+def dp_ranks(self:Trainer) -> int:
+    "Data-parallel ranks: the ranks over context-parallel groups, which share each sequence."
+    return max(1, self.env.world_size // self.tc.context_parallel)
+
+@patch(as_prop=True)
+def micro_batch(self:Trainer) -> int:
+    "Sequences a rank takes a micro-step (`micro_batch_size` over `dp_ranks`); ValueError where the batch does not split."
+    return micro_batch_size(self.tc.batch_size, self.dp_ranks, self.tc.accumulate_grad_batches)
+
 # %% ../nbs/09_train.ipynb #c9d52c19
 @patch
 def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--preflight`), else a few lines of key=value
@@ -129,9 +140,8 @@ def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--prefli
     holder = lock_holder(self.out) if self.env.main and not holds else None
     if holder and not full: raise RunLocked(in_use(self.out, holder))   # a run: exit 4; --preflight lists it with the rest
     problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume, check_lock=bool(holder))
-    tc, mbs = self.tc, None
-    dp = max(1, self.env.world_size // tc.context_parallel)                # data-parallel ranks
-    try: mbs = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches)
+    tc, mbs, dp = self.tc, None, self.dp_ranks
+    try: mbs = self.micro_batch
     except ValueError: pass
     if full or not problems:                                   # a run refused: its problems alone, each with its fix
         self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
@@ -796,8 +806,7 @@ def compile_check(self:Trainer):
     "`train.compile`: compile on one micro-batch of the run's shape now, or raise `PreflightError` saying what failed."
     if not self.tc.compile: return self
     tc, t0 = self.tc, time.time()
-    dp = max(1, self.env.world_size // tc.context_parallel)                 # data-parallel ranks
-    mb = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches)
+    mb = self.micro_batch
     gen = torch.Generator(self.device).manual_seed(0)
     x = torch.randint(0, self.cfg.model.vocab_size, (mb, tc.seq_len + 1), device=self.device, generator=gen)
     x, y = _on_device(x[:, :-1], self.device), _on_device(x[:, 1:], self.device)   # the steps' layout: no recompile
@@ -859,8 +868,7 @@ def out_of_memory(self:Trainer, e:Exception,
     """`e`, a training step's out-of-memory error, with `memory_advice` where the estimate says such a step does not fit
     the GPU; where it should fit, torch's whole message (the memory is held elsewhere). Then what is saved."""
     tc = self.tc
-    dp = max(1, self.env.world_size // tc.context_parallel)                         # data-parallel ranks
-    tokens = micro_batch_size(tc.batch_size, dp, tc.accumulate_grad_batches) * tc.seq_len // tc.context_parallel
+    tokens = self.micro_batch * tc.seq_len // tc.context_parallel                  # one rank's tokens a micro-step
     if total is None and self.device.type == 'cuda': total = torch.cuda.get_device_properties(self.device).total_memory
     what, n = f"out of memory {where or f'in step {self.step + 1}'}", self.core.num_params()
     if total and (est := train_peak_bytes(self.cfg, n, tokens)) <= MEMORY_WARN_SHARE * total:
