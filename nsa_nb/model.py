@@ -21,9 +21,9 @@ from .compression import with_cmp_slots
 # %% auto #0
 __all__ = ['KEPT_OPS', 'RMSNorm', 'doc_causal_mask', 'doc_block_mask', 'flex_doc_attention', 'GQAttention', 'DenseAttention',
            'WindowAttention', 'swiglu_hidden', 'SwiGLU', 'make_attention', 'Block', 'TransformerLM',
-           'cross_entropy_rows_torch', 'cross_entropy_rows', 'lm_head_loss_op', 'compute_dtype', 'lm_head_loss',
-           'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved', 'keep_attention_policy',
-           'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
+           'cross_entropy_rows_torch', 'cross_entropy_rows', 'add_product_', 'lm_head_loss_op', 'compute_dtype',
+           'lm_head_loss', 'swiglu_rows_op', 'swiglu_rows_bwd_op', 'swiglu_rows', 'offload_saved',
+           'keep_attention_policy', 'evaluating', 'sample_next', 'window_keys_per_query', 'nsa_keys_per_query']
 
 # %% ../nbs/07_model.ipynb #8c86e6f8
 class RMSNorm(nn.Module):
@@ -262,6 +262,17 @@ def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.
                            "from now on")
     return cross_entropy_rows_torch(z, y, grad)
 
+# %% ../nbs/07_model.ipynb #d14c28b9
+_ADDMM_OUT_DTYPE = hasattr(torch.ops.aten.addmm, 'dtype')                # addmm(..., out_dtype=): torch 2.9 and later
+
+def add_product_(acc:torch.Tensor, a:torch.Tensor, b:torch.Tensor) -> torch.Tensor:
+    """`acc += a @ b` in place, for an fp32 `acc [m, n]` and `a [m, k]`, `b [k, n]` in acc's or a lower precision: on a
+    GPU cuBLAS adds the product into acc itself; elsewhere the product is made in a's dtype and added as fp32."""
+    if a.dtype == acc.dtype: return acc.addmm_(a, b)
+    if acc.is_cuda and _ADDMM_OUT_DTYPE: return torch.addmm(acc, a, b, out_dtype=acc.dtype, out=acc)
+    return acc.add_((a @ b).to(acc.dtype))
+
+
 # %% ../nbs/07_model.ipynb #b5e1a0c1
 @torch.library.custom_op('nsa_nb::lm_head_loss_op', mutates_args=())
 def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim], w [vocab, dim], y [N] int64 (-100: ignored)
@@ -278,7 +289,7 @@ def lm_head_loss_op(h:torch.Tensor, w:torch.Tensor, y:torch.Tensor,  # h [N, dim
         loss = loss + cross_entropy_rows(z, yc, grad).sum()              # with grad, z is now n * dloss/dz
         if grad:                                                          # / n after the products: no fp16 underflow
             dh[i:i + chunk] = ((z @ wc).float() / n).to(h.dtype)
-            dw += (z.t() @ hc).float()
+            add_product_(dw, z.t(), hc)
     if not grad: return loss / n, h.new_empty(0), w.new_empty(0)
     return loss / n, dh, (dw / n).to(w.dtype)
 
@@ -338,12 +349,12 @@ def swiglu_rows_bwd_op(dy:torch.Tensor, x:torch.Tensor, w1:torch.Tensor, w3:torc
     for i in range(0, x.shape[0], chunk):
         xc, dyc = x[i:i + chunk].to(dtype), dy[i:i + chunk].to(dtype)
         a, b = xc @ c1.t(), xc @ c3.t()                                   # [rows, hidden], as the forward made them
-        dw2 += (dyc.t() @ (F.silu(a) * b)).float()
+        add_product_(dw2, dyc.t(), F.silu(a) * b)
         a, b, dh = a.float(), b.float(), (dyc @ c2).float()
         sig = torch.sigmoid(a)
         da, db = (dh * b * sig * (1 + a * (1 - sig))).to(dtype), (dh * a * sig).to(dtype)
-        dw1 += (da.t() @ xc).float()
-        dw3 += (db.t() @ xc).float()
+        add_product_(dw1, da.t(), xc)
+        add_product_(dw3, db.t(), xc)
         dx[i:i + chunk] = (da @ c1 + db @ c3).to(x.dtype)
     return dx, dw1.to(w1.dtype), dw3.to(w3.dtype), dw2.to(w2.dtype)
 

@@ -1,0 +1,72 @@
+"""A/B of how the loss head accumulates its weight gradient over chunks of rows (notebook 07's `lm_head_loss_op`):
+`dw += (z.T @ h).float()` (a bf16 product, an fp32 copy of it, an add) against cuBLAS accumulating into the fp32 sum
+itself (`torch.addmm(dw, z.T, h, out_dtype=torch.float32)`, CUDA only). First the loss head's body as the op runs it,
+N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA events, median of 5) and the largest
+difference of dw between the two. With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
+dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own).
+Usage: [STEPS=1] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
+import os, sys, time, torch
+import nsa_nb.model as nm
+from nsa_nb.model import cross_entropy_rows
+from nsa_nb.config import named_config
+from nsa_nb.bench import synthetic_train_step
+from _common import recorder
+
+if len(sys.argv) < 2: sys.exit(__doc__)
+record = recorder(sys.argv[1])
+lengths = [int(s) for s in (sys.argv[2:3] or ['65536,131072'])[0].split(',')]
+
+def head(h, w, y, chunk, accumulate):
+    wc, n = w.to(torch.bfloat16), (y != -100).sum().clamp_min(1)
+    loss, dh = torch.zeros((), device=h.device), torch.empty_like(h)
+    dw = torch.zeros(w.shape, device=w.device, dtype=torch.float32)
+    for i in range(0, h.shape[0], chunk):
+        hc, yc = h[i:i + chunk], y[i:i + chunk]
+        z = hc @ wc.t()
+        loss = loss + cross_entropy_rows(z, yc, True).sum()
+        dh[i:i + chunk] = ((z @ wc).float() / n).to(h.dtype)
+        if accumulate == 'copy': dw += (z.t() @ hc).float()
+        elif accumulate == 'addmm': dw = torch.addmm(dw, z.t(), hc, out_dtype=torch.float32)
+        else: torch.addmm(dw, z.t(), hc, out_dtype=torch.float32, out=dw)
+    return loss / n, dh, dw / n
+
+def ms(f, n=5):
+    ts = []
+    for _ in range(n):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
+    return sorted(ts)[n // 2]
+
+for N in lengths:
+    h = torch.randn(N, 768, device='cuda', dtype=torch.bfloat16)
+    w = torch.randn(50304, 768, device='cuda') * 0.02
+    y = torch.randint(0, 50304, (N,), device='cuda')
+    chunk = max(256, 2**27 // 50304 // 256 * 256)
+    ref = head(h, w, y, chunk, 'copy')[2]
+    for acc in ('copy', 'addmm', 'addmm_out', 'copy', 'addmm', 'addmm_out'):
+        try:
+            dw = head(h, w, y, chunk, acc)[2]
+            record(dict(rows=N, accumulate=acc, ms=round(ms(lambda: head(h, w, y, chunk, acc)), 2),
+                        max_diff=float((dw - ref).abs().max()), ref_max=float(ref.abs().max())))
+        except Exception as e: record(dict(rows=N, accumulate=acc, error=str(e)[:200]))
+
+def step_ms(step, n=3):
+    torch.cuda.synchronize(); t = time.perf_counter()
+    for _ in range(n): step()
+    torch.cuda.synchronize(); return (time.perf_counter() - t) / n * 1e3
+
+if os.environ.get('STEPS') == '1':
+    assert nm._ADDMM_OUT_DTYPE, "this torch has no addmm(..., out_dtype=): both arms would be the same"
+    for T in lengths:
+        for attn in ('dense', 'nsa'):
+            step, model, _ = synthetic_train_step(named_config('m7c_125m', [f'model.attn={attn}', 'train.compile=true']),
+                                                  T, 1, torch.device('cuda'))
+            for _ in range(2): step()                                    # compile, warm up
+            for r in range(2):
+                for acc in (('copy', 'addmm_out') if r % 2 == 0 else ('addmm_out', 'copy')):
+                    nm._ADDMM_OUT_DTYPE = acc == 'addmm_out'
+                    step(); ms_ = step_ms(step)
+                    record(dict(seq_len=T, attn=attn, accumulate=acc, round=r, step_ms=round(ms_, 2),
+                                tokens_per_s=round(T / ms_ * 1e3)))
+            nm._ADDMM_OUT_DTYPE = True
+            del step, model; torch._dynamo.reset(); torch.cuda.empty_cache()
