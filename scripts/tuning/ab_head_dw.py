@@ -2,8 +2,9 @@
 `dw += (z.T @ h).float()` (a bf16 product, an fp32 copy of it, an add) against cuBLAS accumulating into the fp32 sum
 itself (`torch.addmm(dw, z.T, h, out_dtype=torch.float32)`, CUDA only). First the loss head's body as the op runs it,
 N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA events, median of 5) and the largest
-difference of dw between the two. With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
-dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own).
+difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
+dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own;
+rows 'step'). The rows are those of results/kernels/head_dw.json.
 Usage: [STEPS=1] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
 import os, sys, time, torch
 import nsa_nb.model as nm
@@ -46,9 +47,9 @@ for N in lengths:
     for acc in ('copy', 'addmm', 'addmm_out', 'copy', 'addmm', 'addmm_out'):
         try:
             dw = head(h, w, y, chunk, acc)[2]
-            record(dict(rows=N, accumulate=acc, ms=round(ms(lambda: head(h, w, y, chunk, acc)), 2),
-                        max_diff=float((dw - ref).abs().max()), ref_max=float(ref.abs().max())))
-        except Exception as e: record(dict(rows=N, accumulate=acc, error=str(e)[:200]))
+            record(dict(what='head', rows=N, accumulate=acc, ms=round(ms(lambda: head(h, w, y, chunk, acc)), 2),
+                        max_abs_diff=float(f'{(dw - ref).abs().max():.3g}'), max_abs_dw=float(f'{ref.abs().max():.3g}')))
+        except Exception as e: record(dict(what='head', rows=N, accumulate=acc, error=str(e)[:200]))
 
 def step_ms(step, n=3):
     torch.cuda.synchronize(); t = time.perf_counter()
@@ -66,7 +67,7 @@ if os.environ.get('STEPS') == '1':
                 for acc in (('copy', 'addmm_out') if r % 2 == 0 else ('addmm_out', 'copy')):
                     nm._ADDMM_OUT_DTYPE = acc == 'addmm_out'
                     step(); ms_ = step_ms(step)
-                    record(dict(seq_len=T, attn=attn, accumulate=acc, round=r, step_ms=round(ms_, 2),
+                    record(dict(what='step', seq_len=T, attn=attn, accumulate=acc, round=r, step_ms=round(ms_, 2),
                                 tokens_per_s=round(T / ms_ * 1e3)))
             nm._ADDMM_OUT_DTYPE = True
             del step, model; torch._dynamo.reset(); torch.cuda.empty_cache()
