@@ -4,11 +4,11 @@ compiled 125M training steps (configs/m7c_125m.yaml, vocabulary 50,304, batch 1)
 operator of its own, so one compiled step serves both: the kernel module the loss head looks up is switched between timings.
 About 4 minutes on one H100 at the default lengths.
 Usage: python3 scripts/tuning/ab_ce_rows.py OUT.json [65536,131072] [rounds]"""
-import sys, time, torch
+import sys, torch
 import nsa_nb.attention as na
 from nsa_nb.config import named_config
 from nsa_nb.bench import synthetic_train_step
-from _common import recorder
+from _common import recorder, step_ms
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record = recorder(sys.argv[1])
@@ -17,11 +17,6 @@ rounds = int((sys.argv[3:4] or ['2'])[0])
 kernel = na.triton_kernels('loss')
 assert kernel is not None, "notebook 06e's kernel does not import here: both arms would time the tensor operations"
 paths = {'kernel': kernel, 'torch': None}                                  # None: the loss head takes tensor ops
-
-def step_ms(step, n=3):
-    torch.cuda.synchronize(); t = time.perf_counter()
-    for _ in range(n): step()
-    torch.cuda.synchronize(); return (time.perf_counter() - t) / n * 1e3
 
 for T in lengths:
     for attn in ('dense', 'nsa'):

@@ -6,12 +6,12 @@ difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M
 dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own;
 rows 'step'). The rows are those of results/kernels/head_dw.json.
 Usage: [STEPS=1] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
-import os, sys, time, torch
+import os, sys, torch
 import nsa_nb.model as nm
 from nsa_nb.model import cross_entropy_rows
 from nsa_nb.config import named_config
 from nsa_nb.bench import synthetic_train_step
-from _common import recorder
+from _common import recorder, step_ms
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record = recorder(sys.argv[1])
@@ -50,11 +50,6 @@ for N in lengths:
             record(dict(what='head', rows=N, accumulate=acc, ms=round(ms(lambda: head(h, w, y, chunk, acc)), 2),
                         max_abs_diff=float(f'{(dw - ref).abs().max():.3g}'), max_abs_dw=float(f'{ref.abs().max():.3g}')))
         except Exception as e: record(dict(what='head', rows=N, accumulate=acc, error=str(e)[:200]))
-
-def step_ms(step, n=3):
-    torch.cuda.synchronize(); t = time.perf_counter()
-    for _ in range(n): step()
-    torch.cuda.synchronize(); return (time.perf_counter() - t) / n * 1e3
 
 if os.environ.get('STEPS') == '1':
     assert nm._ADDMM_OUT_DTYPE, "this torch has no addmm(..., out_dtype=): both arms would be the same"
