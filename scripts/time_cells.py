@@ -1,30 +1,48 @@
 """Seconds per cell of a notebook run as `nbdev_test --flags FLAGS` runs it (the same skipped cells, one shell, from the
 notebook's folder), printed as each cell finishes: which cells make a notebook's test slow, even when a time limit
-stops it. Stops at the first failing cell.
-Usage: python3 scripts/time_cells.py nbs/NB.ipynb [flag ...]   (e.g. gpu)"""
-import os, sys, time
+stops it. Stops at the first failing cell. `--cells 2,94,98-105`: only those cells and the `#| export` cells, in
+notebook order (list the import cells and the helpers' cells the tests need): a notebook's last GPU cells without the
+time its earlier tests take to compile on a fresh machine. `--run CODE`: run CODE first
+(e.g. `dev = 'cuda'`, a name that a skipped cell defines).
+Usage: python3 scripts/time_cells.py nbs/NB.ipynb [flag ...] [--cells LIST] [--run CODE]   (e.g. gpu)"""
+import os, sys, time, traceback
 from pathlib import Path
 from fastcore.xtras import working_directory
 from execnb.shell import CaptureShell
 from nbdev.process import NBProcessor
 from nbdev.processors import FrontmatterProc
 
-if len(sys.argv) < 2: sys.exit(__doc__)
-fn = Path(sys.argv[1]).resolve()
-skip = {'notest', 'gpu', 'slow'} - set(sys.argv[2:])                     # settings.ini's tst_flags less the ones asked for
+def cell_list(spec:str) -> set:
+    "'2,3,98-101' -> {2, 3, 98, 99, 100, 101}"
+    return {i for part in spec.split(',') for i in range(int(part.split('-')[0]), int(part.split('-')[-1]) + 1)}
+
+args = sys.argv[1:]
+if not args: sys.exit(__doc__)
+def option(name):
+    "The value after `name` in args (removed from them), or None."
+    if name not in args: return None
+    at = args.index(name); value = args[at + 1]; del args[at:at + 2]
+    return value
+
+only, pre = option('--cells'), option('--run')
+only = None if only is None else cell_list(only)
+fn = Path(args[0]).resolve()
+skip = {'notest', 'gpu', 'slow'} - set(args[1:])                        # settings.ini's tst_flags less the ones asked for
 os.environ['IN_TEST'] = '1'
 nb = NBProcessor(fn, procs=FrontmatterProc, process=True).nb
 shell, total = CaptureShell(fn), time.perf_counter()
 with working_directory(fn.parent):
+    if pre: shell.run(pre)
     for i, cell in enumerate(nb.cells):
         direc = getattr(cell, 'directives_', {}) or {}
         if cell.cell_type != 'code' or 'nbdev_export' + '(' in cell.source or skip & direc.keys() or \
            direc.get('eval:', [''])[0].lower() == 'false': continue
+        if only is not None and i not in only and 'export' not in direc: continue
         t = time.perf_counter()
         shell.run(cell.source)
         failed = shell.exc is not None
         first = next((l for l in cell.source.splitlines() if not l.startswith('#|')), '')[:70]
         print(f"{time.perf_counter() - t:8.1f} s  cell {i:3d} {'/'.join(k for k in direc if k in ('gpu', 'slow')):8s} {first}",
               flush=True)
-        if failed: print(shell.prettytb(fname=fn)); sys.exit(1)
+        if failed: print(''.join(traceback.format_exception(shell.exc))); sys.exit(1)
 print(f"{time.perf_counter() - total:8.1f} s  in all", flush=True)

@@ -5,7 +5,8 @@ N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA e
 difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
 dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own;
 rows 'step'). The rows are those of results/kernels/head_dw.json.
-Usage: [STEPS=1] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
+ATTNS=nsa: the steps of NSA only.
+Usage: [STEPS=1] [ATTNS=dense,nsa] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
 import os, sys, torch
 import nsa_nb.model as nm
 from nsa_nb.model import cross_entropy_rows
@@ -54,7 +55,7 @@ for N in lengths:
 if os.environ.get('STEPS') == '1':
     assert nm._ADDMM_OUT_DTYPE, "this torch has no addmm(..., out_dtype=): both arms would be the same"
     for T in lengths:
-        for attn in ('dense', 'nsa'):
+        for attn in os.environ.get('ATTNS', 'dense,nsa').split(','):
             step, model, _ = synthetic_train_step(named_config('m7c_125m', [f'model.attn={attn}', 'train.compile=true']),
                                                   T, 1, torch.device('cuda'))
             for _ in range(2): step()                                    # compile, warm up
