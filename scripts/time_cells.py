@@ -21,7 +21,9 @@ if not args: sys.exit(__doc__)
 def option(name):
     "The value after `name` in args (removed from them), or None."
     if name not in args: return None
-    at = args.index(name); value = args[at + 1]; del args[at:at + 2]
+    at = args.index(name)
+    if at + 1 == len(args): sys.exit(f"{name} needs a value\n\n{__doc__}")
+    value = args[at + 1]; del args[at:at + 2]
     return value
 
 only, pre = option('--cells'), option('--run')
