@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
-           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'preload_kernels', 'resolve_backend',
-           'nsa_branches_ref', 'gate_combine', 'NSAttention', 'project_heads', 'selected_key_counts']
+           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'set_triton_kernels', 'preload_kernels',
+           'resolve_backend', 'nsa_branches_ref', 'gate_combine', 'NSAttention', 'project_heads', 'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -113,13 +113,18 @@ _KERNELS = {}   # a kernel family ('nsa', 'loss') -> its module or None, once lo
 
 def triton_kernels(name:str='nsa'):
     """The module `nsa_nb.kernels.<name>` if it is installed and Triton imports, else None; looked up once (every
-    forward asks). Setting `_KERNELS[name] = None` turns a family off for the process (a launch that failed)."""
+    forward asks); `set_triton_kernels` replaces it."""
     if name not in _KERNELS:
         _KERNELS[name] = None
         if importlib.util.find_spec('triton') is not None and importlib.util.find_spec('nsa_nb.kernels') is not None:
             try: _KERNELS[name] = importlib.import_module(f'nsa_nb.kernels.{name}')
             except ImportError as e: log.debug("triton kernels %s unavailable: %s", name, e)
     return _KERNELS[name]
+
+def set_triton_kernels(name:str, module=None):
+    """What `triton_kernels(name)` returns from now on in this process: None turns the family off (a launch that failed
+    on this GPU; the tensor-operation side of an A/B)."""
+    _KERNELS[name] = module
 
 def preload_kernels(backend:str):
     """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls

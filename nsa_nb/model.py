@@ -13,7 +13,7 @@ from torch.nn.attention.flex_attention import flex_attention, BlockMask
 from fastcore.basics import patch
 from .config import ModelConfig, NSAConfig
 from .attention import (NSAttention, RopeTable, project_heads, resolve_backend, triton_kernels, preload_kernels,
-                              count_fallback, _KERNELS)
+                              set_triton_kernels, count_fallback)
 from .sliding import sliding_attention
 from .reference import Docs, docs_from_cu, doc_pos
 from .compression import with_cmp_slots
@@ -257,7 +257,7 @@ def cross_entropy_rows(z:torch.Tensor, y:torch.Tensor, grad:bool=True) -> torch.
         try: return kl.cross_entropy_rows_triton(z, y, grad)
         except (ValueError, torch.OutOfMemoryError): raise                # the inputs, or memory: not the kernel's
         except Exception as e:                                            # before the launch: z is as it was
-            _KERNELS['loss'] = None                                      # tensor ops for the rest of the process
+            set_triton_kernels('loss', None)                              # tensor ops for the rest of the process
             count_fallback('loss_head', f"the cross-entropy kernel failed ({type(e).__name__}: {e}); tensor operations "
                            "from now on")
     return cross_entropy_rows_torch(z, y, grad)

@@ -79,10 +79,3 @@ def load_module(path:str):
     mod = sys.modules['base_nsa'] = importlib.util.module_from_spec(spec)   # (dataclasses look their module up)
     spec.loader.exec_module(mod)
     return mod
-
-def step_ms(step, n=3):
-    "Wall ms of one call of `step` (a training step), the mean of `n` after a synchronisation."
-    import time, torch
-    torch.cuda.synchronize(); t = time.perf_counter()
-    for _ in range(n): step()
-    torch.cuda.synchronize(); return (time.perf_counter() - t) / n * 1e3

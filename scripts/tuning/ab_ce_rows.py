@@ -7,8 +7,8 @@ Usage: python3 scripts/tuning/ab_ce_rows.py OUT.json [65536,131072] [rounds]"""
 import sys, torch
 import nsa_nb.attention as na
 from nsa_nb.config import named_config
-from nsa_nb.bench import synthetic_train_step
-from _common import recorder, step_ms
+from nsa_nb.bench import synthetic_train_step, time_steps
+from _common import recorder
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record = recorder(sys.argv[1])
@@ -25,10 +25,10 @@ for T in lengths:
         for _ in range(2): step()                                        # compile, warm up
         for r in range(rounds):
             for name in (paths if r % 2 == 0 else reversed(list(paths))):
-                na._KERNELS['loss'] = paths[name]
-                step(); torch.cuda.reset_peak_memory_stats()
-                ms = step_ms(step)
+                na.set_triton_kernels('loss', paths[name])
+                torch.cuda.reset_peak_memory_stats()
+                ms = time_steps(step, 3, 1, graph=False)              # one untimed step on the switched path
                 record(dict(seq_len=T, attn=attn, path=name, round=r, step_ms=round(ms, 2),
                             tokens_per_s=round(T / ms * 1e3), peak_gib=round(torch.cuda.max_memory_allocated() / 2**30, 2)))
-        na._KERNELS['loss'] = kernel
+        na.set_triton_kernels('loss', kernel)
         del step, model; torch._dynamo.reset(); torch.cuda.empty_cache()
