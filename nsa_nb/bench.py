@@ -625,7 +625,7 @@ def bench_generate(prompts=(2048, 16384),     # prompt lengths
 # %% ../nbs/12_bench.ipynb #324d5227
 def summary_rows(root=None) -> list[dict]:
     "Rows {what, T, dense, nsa, speedup, unit} for the README's table, read from results/ (`root`: another folder)."
-    kern, tr, dec = (load_result(n, root)['rows'] for n in ('kernels', 'train', 'decode'))
+    kern, tr, tl, dec = (load_result(n, root)['rows'] for n in ('kernels', 'train', 'train_long', 'decode'))
     ms = {(r['shape'], r['T'], r['impl'], r['mode']): r.get('ms') for r in kern if r.get('B', 1) == 1}
     paper = "attention forward+backward, the paper's heads: 64 query, 4 KV, dims 128, batch 1"
     out = [dict(what=paper, T=T, dense=ms['paper', T, 'sdpa', 'fwdbwd'], nsa=ms['paper', T, 'nsa', 'fwdbwd'], unit='ms')
@@ -633,6 +633,11 @@ def summary_rows(root=None) -> list[dict]:
     tps = {(r['seq_len'], r['attn']): r.get('tokens_per_s') for r in tr if r.get('compiled', True)}   # compiled rows
     out += [dict(what='training the 125M model, both compiled', T=T, dense=tps[T, 'dense'], nsa=tps[T, 'nsa'],
                  unit='tokens/s') for T in (2048, 8192, 32768, 65536)]
+    long = {(r['seq_len'], r['attn']): r for r in tl if 'tokens_per_s' in r}           # one sequence, 128k-512k
+    out += [dict(what='training the 125M model, both compiled' + (', blocks checkpointed' if long[T, 'nsa'].get('settings')
+                                                                  else ''),
+                 T=T, dense=long[T, 'dense']['tokens_per_s'], nsa=long[T, 'nsa']['tokens_per_s'], unit='tokens/s')
+            for T in (131072, 262144, 524288)]
     step = {}                                                   # each model's faster replayed step: graph or compiled
     for r in dec:
         if r['part'] == 'model' and r['mode'] in ('graph', 'compiled') and r['T'] == 65536 and r.get('ms'):

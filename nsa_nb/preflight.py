@@ -119,7 +119,7 @@ def _machine_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int
 ACT_BYTES_PER_DIM = dict(nsa=41, dense=33)  # a block's saved activations per token, compiled, bf16 (64k -> 128k: +380 KB, +302 KB)
 CKPT_INPUT_BYTES_PER_DIM = 4      # gradient checkpointing: each block keeps its fp32 input,
 CKPT_BACKWARD_BYTES_PER_DIM = 17  # and the backward holds one block's activations and its own buffers besides
-OFFLOAD_BYTES_PER_DIM = 64        # checkpoints offloaded to the host, the MLP in chunks of 65,536 rows: the whole step
+OFFLOAD_BYTES_PER_DIM = dict(nsa=64, dense=48)  # checkpoints in host memory, the MLP 65,536 rows at a time: the whole step
 KEPT_ATTENTION_BYTES_PER_DIM = 8.4  # keep_attention, a layer: nsa_fwd's four [T, HQ, V] bf16 outputs, lse, indices (shapes)
 EAGER_FACTOR = 1.5                # train.compile=false: results/train.json's eager activations over its compiled ones (1.45-1.57)
 STEP_BYTES_FIXED = 1.5 * GiB      # the loss head's chunk, the allocator's slack
@@ -127,9 +127,10 @@ STEP_BYTES_FIXED = 1.5 * GiB      # the loss head's chunk, the allocator's slack
 def train_peak_bytes(cfg:RunConfig, n_params:int, tokens:int) -> float:
     "Estimated peak GPU memory of one rank's bf16 training step at `tokens` tokens a micro-step (the constants above)."
     m, tc = cfg.model, cfg.train
-    act = ACT_BYTES_PER_DIM['dense' if m.attn == 'dense' else 'nsa'] * m.dim
+    kind = 'dense' if m.attn == 'dense' else 'nsa'
+    act = ACT_BYTES_PER_DIM[kind] * m.dim
     if not tc.gradient_checkpointing: per = m.n_layers * act
-    elif tc.offload_checkpoints: per = OFFLOAD_BYTES_PER_DIM * m.dim
+    elif tc.offload_checkpoints: per = OFFLOAD_BYTES_PER_DIM[kind] * m.dim
     else: per = m.n_layers * CKPT_INPUT_BYTES_PER_DIM * m.dim + act + CKPT_BACKWARD_BYTES_PER_DIM * m.dim
     if tc.gradient_checkpointing and tc.keep_attention and m.attn == 'nsa':
         per += m.n_layers * KEPT_ATTENTION_BYTES_PER_DIM * m.dim
