@@ -15,7 +15,7 @@ from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
 from .model import TransformerLM, _sdpa_gqa
 from .attention import NSAttention
-from .preflight import resolve_precision
+from .preflight import resolve_precision, count_params, train_peak_bytes, memory_advice
 from .train import autocast_ctx, forward_ctx, make_optimizer, compile_counts
 from .telemetry import MiB, GiB, _rss_bytes, peak_flops
 from .cache import predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache
@@ -27,8 +27,9 @@ __all__ = ['SHAPES', 'IMPLS', 'TRAIN_BATCHES', 'BENCH_DEFAULTS', 'BENCH_MODES', 
            'TRAIN_NOTES', 'TRAIN_INPUTS_NOTES', 'TRAINED_NOTES', 'nsa_full', 'sdpa_full', 'sdpa_flash', 'fla_full',
            'time_impl', 'work', 'bench_kernels', 'speedups', 'table', 'per_flop', 'plot_kernels', 'attention_inputs',
            'held_out_tokens', 'tile_distinct_blocks', 'bench_trained', 'synthetic_train_step', 'train_throughput',
-           'TrainedRun', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode', 'bench_decode',
-           'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished', 'nsa_nb_bench']
+           'TrainedRun', 'row_too_big', 'bench_train', 'train_table', 'time_steps', 'decode_table', 'plot_decode',
+           'bench_decode', 'sweep_decode_tuning', 'bench_generate', 'summary_rows', 'saving_log', 'save_finished',
+           'nsa_nb_bench']
 
 # %% ../nbs/12_bench.ipynb #2af091e2
 def nsa_full(q, k, v, g, cfg:NSAConfig):
@@ -356,6 +357,16 @@ class TrainedRun:
         "`synthetic_train_step`'s `init` and `batch`: the run's weights and `[B, T + 1]` tokens of its held-out text."
         return dict(init=self.model.state_dict(), batch=held_out_tokens(self.cfg, self.tok, B, T + 1))
 
+# %% ../nbs/12_bench.ipynb #07c8ec27
+def row_too_big(cfg:RunConfig, tokens:int, total:int|None) -> str|None:
+    """Why a training row of `tokens` tokens a step is not run: its estimated peak is above the GPU's `total` bytes
+    (None: it may fit, or there is no GPU to ask)."""
+    if total is None: return None
+    n = count_params(cfg)
+    if (est := train_peak_bytes(cfg, n, tokens)) <= total: return None
+    return (f"not run (~{est / GiB:,.0f} GiB): {memory_advice(cfg, n, tokens, total)} (to nsa_nb_bench: --settings "
+            "with those, comma-separated)")
+
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
                 steps:int=5, log=print,
@@ -376,12 +387,16 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                                      f'data.doc_mask={str(m).lower()}', *overrides])
         torch._dynamo.reset()                                                 # each row compiles afresh
         B = max(1, tokens // T)
-        try:
-            own = {} if kind == 'random' else run.step_inputs(B, T)             # each row copies the weights
-            r = train_throughput(cfg, seq_len=T, batch_size=B, steps=steps, warmup=min(3, steps), device=device,
-                                 **own) | dict(compiled=c)
-        except Exception as e:
-            r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=f"{type(e).__name__}: {str(e)[:160]}")
+        total = torch.cuda.get_device_properties(device).total_memory if torch.device(device).type == 'cuda' else None
+        if why := row_too_big(cfg, B * T, total):                            # before a minute of building and compiling
+            r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=why)
+        else:
+            try:
+                own = {} if kind == 'random' else run.step_inputs(B, T)         # each row copies the weights
+                r = train_throughput(cfg, seq_len=T, batch_size=B, steps=steps, warmup=min(3, steps), device=device,
+                                     **own) | dict(compiled=c)
+            except Exception as e:
+                r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=f"{type(e).__name__}: {str(e)[:160]}")
         if overrides: r['settings'] = ','.join(overrides)                    # rows of runs with other settings can merge
         if inputs is not None: r['inputs'] = kind
         if torch.device(device).type == 'cuda': torch.cuda.empty_cache()
