@@ -413,7 +413,8 @@ def train_table(rows:list[dict]) -> str:
     lines = ['| seq_len | dense eager | dense compiled | NSA eager | NSA compiled | NSA / dense (compiled) | MFU dense, NSA '
              '(compiled) | peak GiB dense, NSA (compiled) |' + (' NSA compiled, trained | its / dense |' if tr else ''),
              '|---|---|---|---|---|---|---|---|' + ('---|---|' if tr else '')]
-    def f(r, k, p): return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24]
+    def f(r, k, p):   # a row that failed: its error, in the tokens/s column only
+        return format(r[k], p) if r.get(k) is not None else r.get('error', '-')[:24] if k == 'tokens_per_s' else '-'
     def tok(r):   # tokens/s, and the graphs of a compiled step in pieces
         return f(r, 'tokens_per_s', ',.0f') + (f" ({r['graphs']} graphs)" if (r.get('graphs') or 0) > 1 else '')
     for T, m in sorted({(r['seq_len'], r.get('doc_mask', False)) for r in rows}):
