@@ -15,7 +15,7 @@ from .checkpoint import find_checkpoint, model_from_checkpoint
 from .compression import Compressor
 from .model import TransformerLM, _sdpa_gqa
 from .attention import NSAttention
-from .preflight import resolve_precision, count_params, train_peak_bytes, memory_advice
+from .preflight import resolve_precision, count_params, memory_warnings
 from .train import autocast_ctx, forward_ctx, make_optimizer, compile_counts
 from .telemetry import MiB, GiB, _rss_bytes, peak_flops
 from .cache import predicted_reads, fill_random_, layer_cache, layer_decode, sdpa_decode, new_cache
@@ -361,11 +361,8 @@ class TrainedRun:
 def row_too_big(cfg:RunConfig, tokens:int, total:int|None) -> str|None:
     """Why a training row of `tokens` tokens a step is not run: its estimated peak is above the GPU's `total` bytes
     (None: it may fit, or there is no GPU to ask)."""
-    if total is None: return None
-    n = count_params(cfg)
-    if (est := train_peak_bytes(cfg, n, tokens)) <= total: return None
-    return (f"not run (~{est / GiB:,.0f} GiB): {memory_advice(cfg, n, tokens, total)} (to nsa_nb_bench: --settings "
-            "with those, comma-separated)")
+    over = [] if total is None else memory_warnings(cfg, count_params(cfg), tokens, total, share=1)
+    return f"not run: {over[0]} (to nsa_nb_bench: --settings with those, comma-separated)" if over else None
 
 # %% ../nbs/12_bench.ipynb #f10be0fa
 def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), compiles=(False, True), tokens:int=32768,
@@ -380,6 +377,7 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
     ('trained')."""
     run = TrainedRun(inputs) if inputs is not None else None
     raw, rows = named_config('m7c_125m').to_dict() if run is None else run.raw_config(), []
+    total = torch.cuda.get_device_properties(device).total_memory if torch.device(device).type == 'cuda' else None
     for T, m, attn, c, kind in itertools.product(lengths, doc_masks, attns, compiles,
                                                  ('random',) if inputs is None else ('random', 'trained')):
         if kind == 'trained' and attn != 'nsa': continue                      # dense attention's time is the same
@@ -387,7 +385,6 @@ def bench_train(lengths=(2048, 8192, 32768, 65536), attns=('dense', 'nsa'), comp
                                      f'data.doc_mask={str(m).lower()}', *overrides])
         torch._dynamo.reset()                                                 # each row compiles afresh
         B = max(1, tokens // T)
-        total = torch.cuda.get_device_properties(device).total_memory if torch.device(device).type == 'cuda' else None
         if why := row_too_big(cfg, B * T, total):                            # before a minute of building and compiling
             r = dict(attn=attn, seq_len=T, compiled=c, doc_mask=m, error=why)
         else:

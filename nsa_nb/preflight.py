@@ -20,7 +20,7 @@ __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'CPU_NSA_SLOW_LEN', 'ACT_BYTES_PER_DI
            'CKPT_BACKWARD_BYTES_PER_DIM', 'OFFLOAD_BYTES_PER_DIM', 'KEPT_ATTENTION_BYTES_PER_DIM', 'EAGER_FACTOR',
            'STEP_BYTES_FIXED', 'MEMORY_WARN_SHARE', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env',
            'resolve_device', 'resolve_precision', 'PreflightError', 'count_params', 'train_peak_bytes', 'memory_advice',
-           'checkpoints_to_write', 'preflight']
+           'memory_warnings', 'checkpoints_to_write', 'preflight']
 
 # %% ../nbs/09c_preflight.ipynb #6d19f67a
 @dataclass
@@ -156,9 +156,9 @@ def memory_advice(cfg:RunConfig, n_params:int, tokens:int, total:int|None=None) 
             + (f" of the GPU's {total / GiB:,.0f} GiB" if total else '') + "; set " + ', or '.join(ways + ["fewer tokens a micro-step (train.seq_len, "
             "train.batch_size with train.accumulate_grad_batches, or train.context_parallel over more GPUs)"]))
 
-def _memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int) -> list[str]:
-    "A warning where the estimated step is above `MEMORY_WARN_SHARE` of the GPU's `total` bytes."
-    over = train_peak_bytes(cfg, n_params, tokens) > MEMORY_WARN_SHARE * total
+def memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int, share:float=MEMORY_WARN_SHARE) -> list[str]:
+    "`memory_advice` where the estimated step is above `share` of the GPU's `total` bytes (none: it may fit)."
+    over = train_peak_bytes(cfg, n_params, tokens) > share * total
     return [memory_advice(cfg, n_params, tokens, total)] if over else []
 
 # %% ../nbs/09c_preflight.ipynb #4d9463ad
@@ -332,7 +332,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         with contextlib.suppress(ValueError):                # (a batch that does not split is a problem above)
             micro = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
             tokens = micro * tc.seq_len // tc.context_parallel                   # one rank's tokens a micro-step
-            warns += _memory_warnings(cfg, n_params, tokens, torch.cuda.get_device_properties(device).total_memory)
+            warns += memory_warnings(cfg, n_params, tokens, torch.cuda.get_device_properties(device).total_memory)
     if tc.steps >= LONG_RUN_STEPS and tc.eval_every == 0:
         warns.append(f"train.eval_every=0 on a {tc.steps}-step run: no validation loss; consider train.eval_every=500")
     if tc.warmup_steps >= tc.steps:                        # lr_at (notebook 09) at the last step: still warming up

@@ -5,7 +5,7 @@ notebook order (list the import cells and the helpers' cells the tests need): a 
 time its earlier tests take to compile on a fresh machine. `--run CODE`: run CODE first
 (e.g. `dev = 'cuda'`, a name that a skipped cell defines).
 Usage: python3 scripts/time_cells.py nbs/NB.ipynb [flag ...] [--cells LIST] [--run CODE]   (e.g. gpu)"""
-import os, sys, time, traceback
+import argparse, os, sys, time, traceback
 from pathlib import Path
 from fastcore.xtras import working_directory
 from execnb.shell import CaptureShell
@@ -16,20 +16,13 @@ def cell_list(spec:str) -> set:
     "'2,3,98-101' -> {2, 3, 98, 99, 100, 101}"
     return {i for part in spec.split(',') for i in range(int(part.split('-')[0]), int(part.split('-')[-1]) + 1)}
 
-args = sys.argv[1:]
-if not args: sys.exit(__doc__)
-def option(name):
-    "The value after `name` in args (removed from them), or None."
-    if name not in args: return None
-    at = args.index(name)
-    if at + 1 == len(args): sys.exit(f"{name} needs a value\n\n{__doc__}")
-    value = args[at + 1]; del args[at:at + 2]
-    return value
-
-only, pre = option('--cells'), option('--run')
-only = None if only is None else cell_list(only)
-fn = Path(args[0]).resolve()
-skip = {'notest', 'gpu', 'slow'} - set(args[1:])                        # settings.ini's tst_flags less the ones asked for
+ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument('notebook'); ap.add_argument('flags', nargs='*', help="nbdev_test's --flags, e.g. gpu")
+ap.add_argument('--cells', type=cell_list, help='only these cells (and the export cells), e.g. 2,94,98-105')
+ap.add_argument('--run', help="code to run first, e.g. \"dev = 'cuda'\"")
+args = ap.parse_args()
+only, pre, fn = args.cells, args.run, Path(args.notebook).resolve()
+skip = {'notest', 'gpu', 'slow'} - set(args.flags)                        # settings.ini's tst_flags less the ones asked for
 os.environ['IN_TEST'] = '1'
 nb = NBProcessor(fn, procs=FrontmatterProc, process=True).nb
 shell, total = CaptureShell(fn), time.perf_counter()
