@@ -4,8 +4,8 @@ row in slot order by a small kernel (`dq_keys_bytes` large). Times `sel_bwd` (dq
 whole NSA operator's forward+backward (`nsa_attention_triton`, gates and compressors outside) both ways, beside cuDNN's
 forward+backward (torch's default SDPA) at the same shape, bf16, on the blocks that random q, k select; checks that dk, dv are
 equal and reports dq's largest difference. The 125M model's training batches (B=16 x 2k, B=4 x 8k) and B=1 at 16k-64k; the
-paper's heads at 8k and 16k. About 2 minutes on one H100.
-Usage: python3 scripts/tuning/sweep_sel_dq_keys.py OUT.json"""
+paper's heads at 8k and 16k. About 2 minutes on one H100. With `B,T` arguments: the 125M model's heads at those shapes only.
+Usage: python3 scripts/tuning/sweep_sel_dq_keys.py OUT.json [B,T ...]"""
 import sys, math, functools, torch, triton
 import torch.nn.functional as F
 import nsa_nb.kernels.selection as sel
@@ -13,12 +13,13 @@ from nsa_nb.config import NSAConfig
 from nsa_nb.kernels.nsa import nsa_attention_triton
 from _common import random_selection, recorder
 
-if len(sys.argv) != 2: sys.exit(__doc__)
+if len(sys.argv) < 2: sys.exit(__doc__)
 record, cfg = recorder(sys.argv[1]), NSAConfig()
 bench = lambda f: triton.testing.do_bench(f, warmup=10, rep=100, return_mode='median')
 Tuning, ways = sel.SelTuning, dict(launches=0, keys=2 ** 40)
 shapes = [('model125m', 12, 2, 64, 64, B, T) for B, T in ((16, 2048), (4, 8192), (1, 16384), (1, 65536))]
 shapes += [('paper', 64, 4, 128, 128, 1, T) for T in (8192, 16384)]
+if len(sys.argv) > 2: shapes = [('model125m', 12, 2, 64, 64, *map(int, a.split(','))) for a in sys.argv[2:]]
 for name, HQ, H, K, V, B, T in shapes:
     torch.manual_seed(0)
     idx = random_selection(B, T, HQ, H, K, cfg).to(torch.int32).contiguous()
