@@ -15,7 +15,7 @@ from .banded import (INTERPRET, LOG2E, LN2, _bwd_rows, _rows, dot_precision, onl
 
 # %% auto #0
 __all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'fwd_from_keys', 'sel_fwd',
-           'tile_blocks', 'invert_selection', 'dq_from_keys', 'sel_bwd', 'SelectedAttention',
+           'tile_blocks', 'invert_selection', 'dq_from_keys', 'dq_keys_chunk', 'sel_bwd', 'SelectedAttention',
            'selected_attention_triton', 'sel_fwd_keys']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
@@ -164,6 +164,7 @@ class SelTuning:
     dkdv: tuple|None = None               # dk/dv's (BR, num_warps, num_stages) instead of the rule (sweep_sel_dkdv.py)
     dq_tile_stages: int = 3               # dq's tile launch at head dims <= 64 (sweep_sel_per_launch.py, at K=V=64)
     dq_keys_bytes: int = 2 ** 31          # dq from the dk/dv kernel while its per-slot shares fit; 0: dq's launches
+    dq_keys_chunked: bool = False         # where they do not: dq from the keys over query chunks whose shares fit
     fwd_keys: bool = False                # the forward from the keys (`sel_fwd_keys`) ...
     fwd_keys_bytes: int = 2 ** 31         # ... while its per-slot shares fit
 
@@ -578,6 +579,17 @@ def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     `dq_keys_bytes`."""
     return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
 
+# %% ../../nbs/06b_kernel_selection.ipynb #2626689d
+def dq_keys_chunk(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning, docs:bool=False) -> int:
+    """Queries per chunk of `sel_bwd` over query chunks (`tune.dq_keys_chunked`): where dq would come from the keys but the
+    whole sequence's shares exceed `dq_keys_bytes`, as few chunks as fit it, of equal length; 0 (one pass) where the
+    shares fit, the group is larger than `max_tile_g`, documents are packed, or not even one query's shares fit."""
+    B, T, HQ, K = q.shape
+    per_query = B * HQ * K * n_sel * q.element_size()                                 # one query's shares, all heads
+    if not tune.dq_keys_chunked or docs or G > tune.max_tile_g or T * per_query <= tune.dq_keys_bytes: return 0
+    fit = tune.dq_keys_bytes // per_query                                             # queries whose shares fit
+    return 0 if fit == 0 else triton.cdiv(T, triton.cdiv(T, fit))
+
 # %% ../../nbs/06b_kernel_selection.ipynb #effa2317
 def _dkdv_launch(BK:int, BV:int, tune:SelTuning) -> dict:
     """The dk/dv kernel's (query, head) rows per step `BR` and warps (one H100, `scripts/tuning/sweep_sel_dkdv.py`; head
@@ -601,6 +613,8 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
     docs = dict(DOCS=ds is not None)
     q, k, v, do, idx = q.contiguous(), k.contiguous(), v.contiguous(), do.contiguous(), idx.to(torch.int32).contiguous()
     delta = row_dot(o, do) if delta is None else delta                                # [B, T, HQ] fp32
+    if Tc := dq_keys_chunk(q, G, idx.shape[-1], tune, ds is not None):               # the shares fit by chunks only
+        return _sel_bwd_chunks(q, k, v, idx, lse, do, l_sel, scale, delta, dq, tune, q0, Tc)
     meta = _sel_meta(G, K, V, l_sel, idx.shape[-1], tune) | dict(HQ=HQ, H=H, PREC=dot_precision(q.dtype))
     acc, n = dq is not None, idx.shape[-1]
     dq = dq if acc else torch.empty_like(q)
@@ -632,6 +646,24 @@ def sel_bwd(q, k, v, idx, o, lse, do, l_sel:int, scale:float,
                                                                  BM=BM, BK=padded(K), ACC=acc,
                                                                  num_warps=1 if INTERPRET else 4)
     return dq, dk, dv
+
+# %% ../../nbs/06b_kernel_selection.ipynb #42e9d411
+def _sel_bwd_chunks(q, k, v, idx, lse, do, l_sel:int, scale:float, delta, dq, tune:SelTuning, q0:int, Tc:int):
+    """`sel_bwd` over chunks of `Tc` queries (`dq_keys_chunk`), inputs contiguous and `delta` given (so no `o`): each
+    chunk's dq from the keys into `dq` (added to it if given), dk and dv summed over the chunks in order, in fp32."""
+    T, acc = q.shape[1], dq is not None
+    dq = dq if acc else torch.empty_like(q)                                            # [B, T, HQ, K]
+    dk, dv = (torch.zeros(x.shape, device=x.device, dtype=torch.float32) for x in (k, v))
+    part = lambda x, a, b: x[:, a:b].contiguous()
+    for a in range(0, T, Tc):
+        b = min(T, a + Tc)                                                            # queries [a, b): keys [0, q0 + b)
+        dq_c, dk_c, dv_c = sel_bwd(part(q, a, b), k[:, :q0 + b], v[:, :q0 + b], part(idx, a, b), None, part(lse, a, b),
+                                   part(do, a, b), l_sel, scale, delta=part(delta, a, b),
+                                   dq=part(dq, a, b) if acc else None, tune=tune, q0=q0 + a)
+        dq[:, a:b] = dq_c                                                             # (in place already where B = 1)
+        dk[:, :q0 + b] += dk_c
+        dv[:, :q0 + b] += dv_c
+    return dq, dk.to(k.dtype), dv.to(v.dtype)
 
 # %% ../../nbs/06b_kernel_selection.ipynb #c627c58c
 class SelectedAttention(torch.autograd.Function):

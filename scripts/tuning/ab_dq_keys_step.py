@@ -1,7 +1,7 @@
 """The compiled 125M NSA training step (fresh model, random tokens, batch 1) with the selected branch's dq from the dk/dv
-kernel's per-slot shares (`SelTuning.dq_keys_bytes` above the shares' size) against dq's own launches
-(`dq_keys_bytes=0`) and the default rule, one compile per length, then each way for 3 timed steps after 2 untimed ones,
-with its peak memory. `--settings` as `nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB).
+kernel's per-slot shares in one pass (`SelTuning.dq_keys_bytes` above the shares' size), or over query chunks whose
+shares fit the default 2 GiB (`dq_keys_chunked`), against dq's own launches (`dq_keys_bytes=0`) and the default rule;
+one compile per length, then each way for 3 timed steps after 2 untimed ones, with its peak memory. `--settings` as `nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB).
 About 2 minutes a length on one H100.
 Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d]   (default 131072)"""
 import argparse, functools, time
@@ -20,13 +20,15 @@ Tuning = sel.SelTuning
 for T in lengths:
     step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'))
     for _ in range(2): step()                                                    # compiles
-    for way, budget in dict(launches=0, keys=2 ** 40, default=Tuning().dq_keys_bytes).items():
-        sel.SelTuning = functools.partial(Tuning, dq_keys_bytes=budget)          # every call site reads the module's name
+    ways = dict(launches=dict(dq_keys_bytes=0), keys=dict(dq_keys_bytes=2 ** 40), chunked=dict(dq_keys_chunked=True),
+                default=dict())
+    for way, tune in ways.items():
+        sel.SelTuning = functools.partial(Tuning, **tune)                        # every call site reads the module's name
         for _ in range(2): step()
         torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats(); t0 = time.perf_counter()
         for _ in range(3): step()
         torch.cuda.synchronize(); ms = (time.perf_counter() - t0) / 3 * 1e3
-        record(dict(seq_len=T, dq=way, dq_keys_bytes=budget, step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3),
+        record(dict(seq_len=T, dq=way, tune=tune, step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3),
                     peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
     sel.SelTuning = Tuning
     del step, model; torch.cuda.empty_cache(); torch._dynamo.reset()
