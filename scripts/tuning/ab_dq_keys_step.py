@@ -1,8 +1,8 @@
 """The compiled 125M NSA training step (fresh model, random tokens, batch 1) with the selected branch's dq from the dk/dv
 kernel's per-slot shares in one pass (`SelTuning.dq_keys_bytes` above the shares' size), or over query chunks whose
 shares fit the default 2 GiB (`dq_keys_chunked`), against dq's own launches (`dq_keys_bytes=0`) and the default rule;
-one compile per length, then each way for 3 timed steps after 2 untimed ones, with its peak memory. `--settings` as `nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB).
-About 2 minutes a length on one H100.
+one compile per length, then each way for 3 timed steps after 2 untimed ones, with its peak memory. `--settings` as
+`nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB). About 2 minutes a length on one H100.
 Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d]   (default 131072)"""
 import argparse, functools, time
 import torch

@@ -1,5 +1,5 @@
-"""Whether the selected branch's loops wait on their index loads: `sel_fwd` and `sel_bwd` of the package against two
-patched copies of notebook 06b's module, written beside it for the run and removed after. `idx_ahead`: each loop loads its
+"""Whether the selected branch's loops wait on their index loads: `sel_fwd` and `sel_bwd` of the package against
+two patched copies of notebook 06b's module, written beside it for the run and removed after. `idx_ahead`: each loop loads its
 next index one step early (the forward's and dq's block ids, the dk/dv kernel's query list); `rows_ahead` (from the
 package's module): the dk/dv kernel loads the next chunk's q, dO, lse and delta during this one, its query list two
 ahead. Random q, k (select_blocks_triton's picks), bf16, the 125M model's heads and the paper's at 64k; checks that all
@@ -28,6 +28,7 @@ def patch_idx(s):
            "        t = t_nx.to(tl.int64)\n        t_nx = tl.load(QLIST + (f + BR) // G, mask=f + BR < end, other=0)\n")
     return s.replace(old, new)
 variants = dict(base=base)
+importlib.invalidate_caches()   # the patched modules below are new files
 p = pathlib.Path(base.__file__).with_name('_sel_pf_idx.py'); p.write_text(patch_idx(src)); atexit.register(p.unlink)
 variants['idx_ahead'] = importlib.import_module('nsa_nb.kernels._sel_pf_idx')
 
@@ -77,3 +78,4 @@ for shape, (B, T, HQ, H, K) in dict(m125_64k=(1, 65536, 12, 2, 64),
         f_ms = triton.testing.do_bench(lambda: m.sel_fwd(q, k, v, idx, cfg.l_sel, sc), rep=150)
         b_ms = triton.testing.do_bench(lambda: m.sel_bwd(q, k, v, idx, o, lse, do, cfg.l_sel, sc), rep=150)
         print(f"{shape:10s} {name:10s} sel_fwd {f_ms:7.3f} ms  sel_bwd {b_ms:7.3f} ms  max|diff| {diff:.3g}", flush=True)
+        assert diff == 0, f"{name} changed the outputs"

@@ -6,11 +6,14 @@ if len(sys.argv) != 5: sys.exit(__doc__)
 log, device, date, out = sys.argv[1:5]
 rows, cur = [], None
 for line in open(log):
-    m = re.match(r"== (\S+) B=(\d+) T=(\d+) .*?: ([\d.]+) ms of kernels per fwd\+bwd, ([\d.]+) ms wall", line)
+    if line.startswith('=='): cur = None                                 # a header (rows with documents: skipped)
+    m = re.match(r"== (\S+) B=(\d+) T=(\d+) HQ.*?: ([\d.]+) ms of kernels per fwd\+bwd, ([\d.]+) ms wall", line)
     if m:
         cur = dict(B=int(m[2]), T=int(m[3]), nsa_ms=float(m[4]), nsa_wall_ms=float(m[5]), kernels={}); rows.append(cur); continue
-    m = re.match(r"\s+([\d.]+) ms\s+(\d+)x  (\S+)", line)
-    if m and cur is not None and 'host' not in line: cur['kernels'][m[3]] = [float(m[1]), int(m[2])]; continue
+    m = re.match(r"\s+([\d.]+) ms\s+(\d+)x  (.+)$", line)             # the name as printed (90 characters at most)
+    if m and cur is not None:
+        ms, n = cur['kernels'].get(m[3].strip(), [0., 0])
+        cur['kernels'][m[3].strip()] = [round(ms + float(m[1]), 3), n + int(m[2])]; continue
     m = re.match(r"\s+sdpa .* fwd\+bwd ([\d.]+) ms", line)
     if m: cur['cudnn_ms'] = float(m[1])
 for r in rows:
