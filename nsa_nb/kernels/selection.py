@@ -584,10 +584,9 @@ def dq_keys_chunk(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning, docs:bool=Fa
     """Queries per chunk of `sel_bwd` over query chunks (`tune.dq_keys_chunked`): where dq would come from the keys but the
     whole sequence's shares exceed `dq_keys_bytes`, as few chunks as fit it, of equal length; 0 (one pass) where the
     shares fit, the group is larger than `max_tile_g`, documents are packed, or not even one query's shares fit."""
-    B, T, HQ, K = q.shape
-    per_query = B * HQ * K * n_sel * q.element_size()                                 # one query's shares, all heads
-    if not tune.dq_keys_chunked or docs or G > tune.max_tile_g or T * per_query <= tune.dq_keys_bytes: return 0
-    fit = tune.dq_keys_bytes // per_query                                             # queries whose shares fit
+    if not tune.dq_keys_chunked or docs or G > tune.max_tile_g or dq_from_keys(q, G, n_sel, tune): return 0
+    T = q.shape[1]
+    fit = tune.dq_keys_bytes // (q.numel() // T * n_sel * q.element_size())         # queries whose shares fit
     return 0 if fit == 0 else triton.cdiv(T, triton.cdiv(T, fit))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #effa2317
@@ -660,7 +659,7 @@ def _sel_bwd_chunks(q, k, v, idx, lse, do, l_sel:int, scale:float, delta, dq, tu
         dq_c, dk_c, dv_c = sel_bwd(part(q, a, b), k[:, :q0 + b], v[:, :q0 + b], part(idx, a, b), None, part(lse, a, b),
                                    part(do, a, b), l_sel, scale, delta=part(delta, a, b),
                                    dq=part(dq, a, b) if acc else None, tune=tune, q0=q0 + a)
-        dq[:, a:b] = dq_c                                                             # (in place already where B = 1)
+        if dq_c.data_ptr() != dq[:, a:b].data_ptr(): dq[:, a:b] = dq_c               # a copy (B > 1, or a new dq)
         dk[:, :q0 + b] += dk_c
         dv[:, :q0 + b] += dv_c
     return dq, dk.to(k.dtype), dv.to(v.dtype)

@@ -4,11 +4,11 @@ shares fit the default 2 GiB (`dq_keys_chunked`), against dq's own launches (`dq
 one compile per length, then each way for 3 timed steps after 2 untimed ones, with its peak memory. `--settings` as
 `nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB). About 2 minutes a length on one H100.
 Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d]   (default 131072)"""
-import argparse, functools, time
+import argparse, functools
 import torch
 import nsa_nb.kernels.selection as sel
 from nsa_nb.config import named_config, config_from_dict
-from nsa_nb.bench import synthetic_train_step
+from nsa_nb.bench import synthetic_train_step, time_steps
 from _common import recorder
 
 ap = argparse.ArgumentParser(usage=__doc__)
@@ -24,10 +24,8 @@ for T in lengths:
                 default=dict())
     for way, tune in ways.items():
         sel.SelTuning = functools.partial(Tuning, **tune)                        # every call site reads the module's name
-        for _ in range(2): step()
-        torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats(); t0 = time.perf_counter()
-        for _ in range(3): step()
-        torch.cuda.synchronize(); ms = (time.perf_counter() - t0) / 3 * 1e3
+        torch.cuda.reset_peak_memory_stats()
+        ms = time_steps(step, 3, 2, graph=False)                                # 2 untimed steps on the switched path
         record(dict(seq_len=T, dq=way, tune=tune, step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3),
                     peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
     sel.SelTuning = Tuning
