@@ -1,11 +1,13 @@
-"""The compiled 125M NSA training step at batch 1 (a fresh model on random tokens, or `--inputs`) with the selected
+"""The compiled NSA training step at batch 1 (a fresh 125M model on random tokens, or `--inputs`) with the selected
 branch's dq from the dk/dv kernel's per-slot shares in one pass (`SelTuning.dq_keys_bytes` above the shares' size), or
 over query chunks whose shares fit the default 2 GiB (`dq_keys_chunked`), against dq's own launches (`dq_keys_bytes=0`)
 and the default rule; one compile per length, then each way for 3 timed steps after 2 untimed ones, with its peak
 memory. `--settings` as `nsa_nb_bench train`'s (e.g. train.gradient_checkpointing=true at 256k on 80 GB). `--inputs
-RUN`: a trained run's model on its held-out text, as `nsa_nb_bench train --inputs RUN` (a fresh model's flat scores
-select nearly the same blocks for every query; a trained model's do not). About 2 minutes a length on one H100.
-Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d] [--inputs RUN] [--ways a,b]"""
+RUN`: a trained run's own model on its held-out text, as `nsa_nb_bench train --inputs RUN` (a fresh model's flat scores
+select nearly the same blocks for every query; a trained model's do not; the text bounds the length). About 2 minutes
+a length on one H100.
+Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d] [--inputs RUN]
+                                                  [--ways launches,keys,chunked,default]"""
 import argparse, functools
 import torch
 import nsa_nb.kernels.selection as sel
@@ -19,6 +21,9 @@ ap.add_argument('--settings', default='')
 ap.add_argument('--inputs', default=None)
 ap.add_argument('--ways', default='launches,keys,chunked,default')   # a subset, comma-separated
 args = ap.parse_args()
+WAYS = dict(launches=dict(dq_keys_bytes=0), keys=dict(dq_keys_bytes=2 ** 40), chunked=dict(dq_keys_chunked=True),
+            default=dict())
+if unknown := set(args.ways.split(',')) - set(WAYS): ap.error(f"--ways {sorted(unknown)}: choose from {','.join(WAYS)}")
 record, lengths = recorder(args.out), args.lengths
 trained = TrainedRun(args.inputs) if args.inputs else None
 raw = trained.raw_config() if trained else named_config('m7c_125m').to_dict()
@@ -28,13 +33,12 @@ for T in lengths:
     own = trained.step_inputs(1, T) if trained else {}
     step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'), **own)
     for _ in range(2): step()                                                    # compiles
-    ways = dict(launches=dict(dq_keys_bytes=0), keys=dict(dq_keys_bytes=2 ** 40), chunked=dict(dq_keys_chunked=True),
-                default=dict())
-    for way, tune in ((w, ways[w]) for w in args.ways.split(',')):
-        sel.SelTuning = functools.partial(Tuning, **tune)                        # every call site reads the module's name
+    for way in args.ways.split(','):
+        tune = WAYS[way]
+        sel.SelTuning = functools.partial(Tuning, **tune)              # every call site reads the module's name
         torch.cuda.reset_peak_memory_stats()
         ms = time_steps(step, 3, 2, graph=False)                                # 2 untimed steps on the switched path
-        record(dict(seq_len=T, inputs='trained' if trained else 'random', dq=way, tune=tune, step_ms=round(ms, 2),
-                    tokens_per_s=round(T / ms * 1e3), peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
+        record(dict(seq_len=T, inputs='trained' if trained else 'random', dq=way, tune=tune, settings=args.settings,
+                    step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3), peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
     sel.SelTuning = Tuning
     del step, model; torch.cuda.empty_cache(); torch._dynamo.reset()
