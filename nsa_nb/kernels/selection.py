@@ -573,11 +573,15 @@ def _invert_blocks(idx:torch.Tensor, ds, l_sel:int, S:int, seg:int) -> tuple[dic
     return invert_selection(idx, n_kb, seg), n_kb
 
 # %% ../../nbs/06b_kernel_selection.ipynb #fdeb3202
+def _dq_shares_bytes(q:torch.Tensor, n_sel:int) -> int:
+    "Bytes of the dk/dv kernel's per-slot dq shares [B, H, T, n_sel, G, K] in q's dtype."
+    return q.numel() * n_sel * q.element_size()
+
 def dq_from_keys(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning) -> bool:
     """Whether `sel_bwd` takes dq from the dk/dv kernel: for groups that its own launches take in tiles (up to
     `max_tile_g` heads; larger groups fill their products alone), while the slots' shares (in q's dtype) fit
     `dq_keys_bytes`."""
-    return G <= tune.max_tile_g and q.numel() * n_sel * q.element_size() <= tune.dq_keys_bytes
+    return G <= tune.max_tile_g and _dq_shares_bytes(q, n_sel) <= tune.dq_keys_bytes
 
 # %% ../../nbs/06b_kernel_selection.ipynb #2626689d
 def dq_keys_chunk(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning, docs:bool=False) -> int:
@@ -586,7 +590,7 @@ def dq_keys_chunk(q:torch.Tensor, G:int, n_sel:int, tune:SelTuning, docs:bool=Fa
     shares fit, the group is larger than `max_tile_g`, documents are packed, or not even one query's shares fit."""
     if not tune.dq_keys_chunked or docs or G > tune.max_tile_g or dq_from_keys(q, G, n_sel, tune): return 0
     T = q.shape[1]
-    fit = tune.dq_keys_bytes // (q.numel() // T * n_sel * q.element_size())         # queries whose shares fit
+    fit = tune.dq_keys_bytes * T // _dq_shares_bytes(q, n_sel)                      # queries whose shares fit
     return 0 if fit == 0 else triton.cdiv(T, triton.cdiv(T, fit))
 
 # %% ../../nbs/06b_kernel_selection.ipynb #effa2317

@@ -79,3 +79,19 @@ def load_module(path:str):
     mod = sys.modules['base_nsa'] = importlib.util.module_from_spec(spec)   # (dataclasses look their module up)
     spec.loader.exec_module(mod)
     return mod
+
+# the selected branch's three ways of dq (notebook 06b): its own launches, the keys in one pass, the keys over chunks
+DQ_WAYS = dict(launches=dict(dq_keys_bytes=0), keys=dict(dq_keys_bytes=2 ** 40), chunked=dict(dq_keys_chunked=True))
+
+def sel_tuning(**tune):
+    """A context in which `SelTuning()` (every call site's default, read by the module's name) has the fields `tune`;
+    the package's own afterwards."""
+    import contextlib, functools
+    import nsa_nb.kernels.selection as sel
+    @contextlib.contextmanager
+    def ctx():
+        own = sel.SelTuning
+        sel.SelTuning = functools.partial(own, **tune)
+        try: yield
+        finally: sel.SelTuning = own
+    return ctx()

@@ -8,12 +8,11 @@ select nearly the same blocks for every query; a trained model's do not; the tex
 a length on one H100.
 Usage: python3 scripts/tuning/ab_dq_keys_step.py OUT.json [seq_len ...] [--settings a=b,c=d] [--inputs RUN]
                                                   [--ways launches,keys,chunked,default]"""
-import argparse, functools
+import argparse
 import torch
-import nsa_nb.kernels.selection as sel
 from nsa_nb.config import named_config, config_from_dict
 from nsa_nb.bench import synthetic_train_step, time_steps, TrainedRun
-from _common import recorder
+from _common import recorder, sel_tuning, DQ_WAYS
 
 ap = argparse.ArgumentParser(usage=__doc__)
 ap.add_argument('out'); ap.add_argument('lengths', nargs='*', type=int, default=[131072])   # seq_len, default 131072
@@ -21,24 +20,21 @@ ap.add_argument('--settings', default='')
 ap.add_argument('--inputs', default=None)
 ap.add_argument('--ways', default='launches,keys,chunked,default')   # a subset, comma-separated
 args = ap.parse_args()
-WAYS = dict(launches=dict(dq_keys_bytes=0), keys=dict(dq_keys_bytes=2 ** 40), chunked=dict(dq_keys_chunked=True),
-            default=dict())
+WAYS = DQ_WAYS | dict(default=dict())
 if unknown := set(args.ways.split(',')) - set(WAYS): ap.error(f"--ways {sorted(unknown)}: choose from {','.join(WAYS)}")
 record, lengths = recorder(args.out), args.lengths
 trained = TrainedRun(args.inputs) if args.inputs else None
 raw = trained.raw_config() if trained else named_config('m7c_125m').to_dict()
 cfg = config_from_dict(raw, ['model.attn=nsa'] + [s_ for s_ in args.settings.split(',') if s_])
-Tuning = sel.SelTuning
 for T in lengths:
     own = trained.step_inputs(1, T) if trained else {}
     step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'), **own)
     for _ in range(2): step()                                                    # compiles
     for way in args.ways.split(','):
         tune = WAYS[way]
-        sel.SelTuning = functools.partial(Tuning, **tune)              # every call site reads the module's name
         torch.cuda.reset_peak_memory_stats()
-        ms = time_steps(step, 3, 2, graph=False)                                # 2 untimed steps on the switched path
+        with sel_tuning(**tune): ms = time_steps(step, 3, 2, graph=False)     # 2 untimed steps on the switched path
         record(dict(seq_len=T, inputs='trained' if trained else 'random', dq=way, tune=tune, settings=args.settings,
-                    step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3), peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
-    sel.SelTuning = Tuning
+                    step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3),
+                    peak_gib=round(torch.cuda.max_memory_allocated() / 2 ** 30, 2)))
     del step, model; torch.cuda.empty_cache(); torch._dynamo.reset()

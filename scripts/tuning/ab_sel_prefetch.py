@@ -12,15 +12,16 @@ import nsa_nb.kernels.selection as base
 from nsa_nb.config import NSAConfig
 
 src = pathlib.Path(base.__file__).read_text()
+DKDV_LOOP = ("    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that selected j\n"
+             "        f = f0 + o_r\n        m_r = f < end\n"
+             "        t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query\n")
 def patch_idx(s):
     "block ids one iteration ahead (fwd, dq); query list one chunk ahead (dk/dv)"
     n0 = s.count("        j = tl.load(BLK + lst + i)\n")
     s = s.replace("    for i in range(nblk):", "    j_nx = tl.load(BLK + lst, mask=nblk > 0, other=-1)\n    for i in range(nblk):")
     s = s.replace("        j = tl.load(BLK + lst + i)\n",
                   "        j = j_nx\n        j_nx = tl.load(BLK + lst + i + 1, mask=i + 1 < nblk, other=-1)\n")
-    old = ("    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that selected j\n"
-           "        f = f0 + o_r\n        m_r = f < end\n"
-           "        t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query\n")
+    old = DKDV_LOOP
     assert n0 == 2 and old in s, (n0, old in s)
     new = ("    start = tl.load(SEG_START + i_seg).to(tl.int64) * G\n"
            "    t_nx = tl.load(QLIST + (start + o_r) // G, mask=start + o_r < end, other=0)\n"
@@ -35,9 +36,7 @@ variants['idx_ahead'] = importlib.import_module('nsa_nb.kernels._sel_pf_idx')
 
 def patch_rows(s):
     "dk/dv: each chunk's rows (q, dO, lse, delta) loaded during the chunk before, their query list two chunks ahead"
-    old = ("    for f0 in range(tl.load(SEG_START + i_seg).to(tl.int64) * G, end, BR):   # BR pairs of the queries that selected j\n"
-           "        f = f0 + o_r\n        m_r = f < end\n"
-           "        t = tl.load(QLIST + f // G, mask=m_r, other=0).to(tl.int64)                 # [BR] each row's query\n"
+    old = DKDV_LOOP + (
            "        row = (i_b * T + t) * HQ + i_h * G + f % G\n"
            "        # [M, BK], [M, BV], [M] log2 units, [M]\n"
            "        b_q, b_do, b_lse, b_delta = _bwd_rows(Q, DO, LSE, DELTA, row, m_r, K, V, BK, BV)\n")
