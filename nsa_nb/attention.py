@@ -19,8 +19,9 @@ log = logging.getLogger(__name__)
 
 # %% auto #0
 __all__ = ['log', 'ROPE_POSITIONS', 'BACKENDS', 'BranchGate', 'rope_cos_sin', 'apply_rope', 'RopeTable', 'rope_rows',
-           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'set_triton_kernels', 'preload_kernels',
-           'resolve_backend', 'nsa_branches_ref', 'gate_combine', 'NSAttention', 'project_heads', 'selected_key_counts']
+           'count_fallback', 'get_fallback_counters', 'triton_kernels', 'set_triton_kernels', 'forget_triton_kernels',
+           'preload_kernels', 'resolve_backend', 'nsa_branches_ref', 'gate_combine', 'NSAttention', 'project_heads',
+           'selected_key_counts']
 
 # %% ../nbs/05_attention.ipynb #87b83d59
 class BranchGate(nn.Module):
@@ -125,6 +126,12 @@ def set_triton_kernels(name:str, module=None):
     """What `triton_kernels(name)` returns from now on in this process: None turns the family off (a launch that failed
     on this GPU; the tensor-operation side of an A/B)."""
     _KERNELS[name] = module
+
+def forget_triton_kernels(name:str|None=None):
+    """Forget what `triton_kernels(name)` found or was set to (every family: None): the next call looks again (tests
+    of the lookup a model makes when it is built)."""
+    if name is None: _KERNELS.clear()
+    else: _KERNELS.pop(name, None)
 
 def preload_kernels(backend:str):
     """Look the kernels up now where a GPU may take them (`backend` 'triton' or 'auto', CUDA present): a layer calls

@@ -1,7 +1,7 @@
 """A/B of how the loss head accumulates its weight gradient over chunks of rows (notebook 07's `lm_head_loss_op`):
 `dw += (z.T @ h).float()` (a bf16 product, an fp32 copy of it, an add) against cuBLAS accumulating into the fp32 sum
 itself (`torch.addmm(dw, z.T, h, out_dtype=torch.float32)`, CUDA only). First the loss head's body as the op runs it,
-N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA events, median of 5) and the largest
+N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA events, median of 5 after 2) and the largest
 difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
 dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own;
 rows 'step'). The rows are those of results/kernels/head_dw.json.
@@ -12,7 +12,7 @@ import nsa_nb.model as nm
 from nsa_nb.model import cross_entropy_rows
 from nsa_nb.config import named_config
 from nsa_nb.bench import synthetic_train_step, time_steps
-from _common import recorder
+from _common import recorder, timeit
 
 if len(sys.argv) < 2: sys.exit(__doc__)
 record = recorder(sys.argv[1])
@@ -32,13 +32,6 @@ def head(h, w, y, chunk, accumulate):
         else: torch.addmm(dw, z.t(), hc, out_dtype=torch.float32, out=dw)
     return loss / n, dh, dw / n
 
-def ms(f, n=5):
-    ts = []
-    for _ in range(n):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(); f(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
-    return sorted(ts)[n // 2]
-
 for N in lengths:
     h = torch.randn(N, 768, device='cuda', dtype=torch.bfloat16)
     w = torch.randn(50304, 768, device='cuda') * 0.02
@@ -48,7 +41,7 @@ for N in lengths:
     for acc in ('copy', 'addmm', 'addmm_out', 'copy', 'addmm', 'addmm_out'):
         try:
             dw = head(h, w, y, chunk, acc)[2]
-            record(dict(what='head', rows=N, accumulate=acc, ms=round(ms(lambda: head(h, w, y, chunk, acc)), 2),
+            record(dict(what='head', rows=N, accumulate=acc, ms=round(timeit(lambda: head(h, w, y, chunk, acc)), 2),
                         max_abs_diff=float(f'{(dw - ref).abs().max():.3g}'), max_abs_dw=float(f'{ref.abs().max():.3g}')))
         except Exception as e: record(dict(what='head', rows=N, accumulate=acc, error=str(e)[:200]))
 

@@ -3,8 +3,10 @@ name, from torch.profiler over 3 steps after 3 warm-up steps, bf16, random input
 Then the same shape's causal SDPA forward+backward (torch's default backend: cuDNN on an H100), for comparison.
 With --docs, each shape runs twice: without documents, then with packed documents of FineWeb-Edu's lengths
 (`sample_doc_cu_seqlens`, notebook 08), and the operators that take the most host time per call. Each run also prints
-its wall time per call: above the kernels' sum, the GPU waited for the host.
-Usage: python3 scripts/tuning/profile_kernels.py [--docs] B,T,HQ,H,K[,V],TAG [...] (V defaults to K)
+its wall time per call: above the kernels' sum, the GPU waited for the host. With --out FILE.json, the shapes' rows (without
+documents) are also written there as results/kernels/long_profile.json's: the 18 largest kernels, cuDNN's time and the
+branch sums notebook 12 reads.
+Usage: python3 scripts/tuning/profile_kernels.py [--docs] [--out FILE.json] B,T,HQ,H,K[,V],TAG [...] (V defaults to K)
   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k 1,16384,64,4,192,128,k192"""
 import sys, math, torch, json
 import nsa_nb.kernels.nsa as kn
@@ -30,9 +32,23 @@ def run(B, T, HQ, H, K, V, tag, with_docs=False):
     wall = wall_ms(step)
     print(f"== {tag}{' with documents' if with_docs else ''} B={B} T={T} HQ={HQ} H={H} K={K} V={V}: {tot:.2f} ms of kernels "
           f"per fwd+bwd, {wall:.2f} ms wall (the GPU idle {max(0., wall - tot):.2f} ms)", flush=True)
-    for k_, (t, c) in sorted(rows.items(), key=lambda x: -x[1][0])[:18]: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")
-    if not with_docs: sdpa(B, T, HQ, H, K, V)
-    else: host_ops(step)
+    top = sorted(rows.items(), key=lambda x: -x[1][0])[:18]
+    for k_, (t, c) in top: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")
+    if with_docs: return host_ops(step)
+    named = {}                                                           # by the printed name (templates cut at 90)
+    for k_, (t, c) in top: ms, n = named.get(k_[:90], (0., 0)); named[k_[:90]] = [round(ms + t, 3), n + c]
+    return branch_row(dict(B=B, T=T, HQ=HQ, H=H, K=K, V=V, nsa_ms=round(tot, 2), nsa_wall_ms=round(wall, 2),
+                           kernels=named, cudnn_ms=round(sdpa(B, T, HQ, H, K, V), 3)))
+
+def branch_row(r:dict) -> dict:
+    "`r` with its kernels summed by branch: the banded kernels, scores + top-n, the selected branch, the rest."
+    ks = r['kernels']; pick = lambda f: round(sum(v[0] for k, v in ks.items() if f(k)), 3)
+    r['banded_ms'] = pick(lambda k: k.startswith('_banded_'))
+    r['scores_topn_ms'] = pick(lambda k: k in ('_sel_scores_kernel', '_topn_kernel'))
+    r['selected_ms'] = pick(lambda k: k.startswith('_sel_') and k != '_sel_scores_kernel')
+    r['score_launches'] = ks['_sel_scores_kernel'][1]
+    r['other_ms'] = round(r['nsa_ms'] - r['banded_ms'] - r['scores_topn_ms'] - r['selected_ms'], 3)
+    return r
 
 def wall_ms(step, n:int=10) -> float:
     "Mean ms per call of `step()` between CUDA events over `n` calls after 3: kernels and whatever the GPU waits for."
@@ -58,17 +74,35 @@ def sdpa(B, T, HQ, H, K, V):
     def step():
         o = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
         o.backward(torch.ones_like(o))
-    for _ in range(3): step()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    torch.cuda.synchronize(); a.record()
-    for _ in range(10): step()
-    b.record(); torch.cuda.synchronize()
-    print(f"  sdpa (default backend) B={B} T={T} fwd+bwd {a.elapsed_time(b) / 10:.3f} ms", flush=True)
+    ms = wall_ms(step)
+    print(f"  sdpa (default backend) B={B} T={T} fwd+bwd {ms:.3f} ms", flush=True)
+    return ms
+
+TITLE = "One NSA layer's attention forward+backward, GPU time per kernel, against cuDNN's"
+NOTES = ("bf16, random inputs, each row's B, T and heads (HQ, H, K, V), the paper's NSA settings (l=32, d=16, l_sel=64, n_sel=16, w=512); "
+         "nsa_ms: every kernel of one forward+backward (torch.profiler, 3 steps after 3), nsa_wall_ms: CUDA events over 10 "
+         "calls; cudnn_ms: the same shape's causal SDPA forward+backward (CUDA events). banded_ms: the compressed and window "
+         "branches (two launches each of the banded forward, dq and dk/dv kernels); scores_topn_ms: the selection scores with "
+         "the top-n in their walk (score_launches: that kernel's launches, one at every length); selected_ms: the selected "
+         "branch's kernels; kernels: the 18 largest by name (ms, launches).")
+
 if __name__ == '__main__':
-    with_docs = '--docs' in sys.argv
-    for spec in [a for a in sys.argv[1:] if a != '--docs']:
+    args, out = sys.argv[1:], None
+    if '--out' in args:
+        i = args.index('--out')
+        if i + 1 == len(args): raise SystemExit("--out: give the JSON file to write")
+        out = args.pop(i + 1); args.pop(i)
+    with_docs = '--docs' in args
+    specs = [a for a in args if a != '--docs']
+    for spec in specs:                                                   # every spec checked before a minute on the GPU
+        if len(spec.split(',')) not in (6, 7): raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG")
+    rows = []
+    for spec in specs:
         *dims, tag = spec.split(',')
-        if len(dims) not in (5, 6): raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG")
         B, T, HQ, H, K, V = map(int, dims + dims[4:] * (len(dims) == 5))
-        run(B, T, HQ, H, K, V, tag)
+        rows.append(run(B, T, HQ, H, K, V, tag))
         if with_docs: run(B, T, HQ, H, K, V, tag, with_docs=True)
+        if out:                                                          # after every shape: a crash keeps the rows so far
+            from nsa_nb.results import save_result
+            save_result(out, rows, title=TITLE, notes=NOTES,
+                        command='cd scripts/tuning && python3 profile_kernels.py --out OUT.json ' + ' '.join(specs))
