@@ -79,12 +79,13 @@ def sdpa(B, T, HQ, H, K, V):
     return ms
 
 TITLE = "One NSA layer's attention forward+backward, GPU time per kernel, against cuDNN's"
-NOTES = ("bf16, random inputs, each row's B, T and heads (HQ, H, K, V), the paper's NSA settings (l=32, d=16, l_sel=64, n_sel=16, w=512); "
-         "nsa_ms: every kernel of one forward+backward (torch.profiler, 3 steps after 3), nsa_wall_ms: CUDA events over 10 "
-         "calls; cudnn_ms: the same shape's causal SDPA forward+backward (CUDA events). banded_ms: the compressed and window "
-         "branches (two launches each of the banded forward, dq and dk/dv kernels); scores_topn_ms: the selection scores with "
-         "the top-n in their walk (score_launches: that kernel's launches, one at every length); selected_ms: the selected "
-         "branch's kernels; kernels: the 18 largest by name (ms, launches).")
+NOTES = ("bf16, random inputs, each row's B, T and heads (HQ, H, K, V), the paper's NSA settings (l=32, d=16, "
+         "l_sel=64, n_sel=16, w=512); nsa_ms: every kernel of one forward+backward (torch.profiler, 3 steps after 3), "
+         "nsa_wall_ms: CUDA events over 10 calls; cudnn_ms: the same shape's causal SDPA forward+backward (CUDA events). "
+         "banded_ms: the compressed and window branches (two launches each of the banded forward, dq and dk/dv "
+         "kernels); scores_topn_ms: the selection scores with the top-n in their walk (score_launches: that kernel's "
+         "launches, one at every length); selected_ms: the selected branch's kernels; kernels: the 18 largest by name "
+         "(ms, launches).")
 
 if __name__ == '__main__':
     args, out = sys.argv[1:], None
@@ -93,13 +94,14 @@ if __name__ == '__main__':
         if i + 1 == len(args): raise SystemExit("--out: give the JSON file to write")
         out = args.pop(i + 1); args.pop(i)
     with_docs = '--docs' in args
-    specs = [a for a in args if a != '--docs']
+    specs, shapes = [a for a in args if a != '--docs'], []
     for spec in specs:                                                   # every spec checked before a minute on the GPU
-        if len(spec.split(',')) not in (6, 7): raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG")
-    rows = []
-    for spec in specs:
         *dims, tag = spec.split(',')
-        B, T, HQ, H, K, V = map(int, dims + dims[4:] * (len(dims) == 5))
+        if len(dims) not in (5, 6) or not all(d.isdigit() for d in dims):
+            raise SystemExit(f"{spec!r}: give B,T,HQ,H,K,TAG or B,T,HQ,H,K,V,TAG (integers, then a tag)")
+        shapes.append((*map(int, dims + dims[4:] * (len(dims) == 5)), tag))
+    rows = []
+    for B, T, HQ, H, K, V, tag in shapes:
         rows.append(run(B, T, HQ, H, K, V, tag))
         if with_docs: run(B, T, HQ, H, K, V, tag, with_docs=True)
         if out:                                                          # after every shape: a crash keeps the rows so far
