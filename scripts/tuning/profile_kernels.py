@@ -46,7 +46,7 @@ def branch_row(r:dict) -> dict:
     r['banded_ms'] = pick(lambda k: k.startswith('_banded_'))
     r['scores_topn_ms'] = pick(lambda k: k in ('_sel_scores_kernel', '_topn_kernel'))
     r['selected_ms'] = pick(lambda k: k.startswith('_sel_') and k != '_sel_scores_kernel')
-    r['score_launches'] = ks['_sel_scores_kernel'][1]
+    r['score_launches'] = ks.get('_sel_scores_kernel', [0., 0])[1]          # 0: not among the 18 largest
     r['other_ms'] = round(r['nsa_ms'] - r['banded_ms'] - r['scores_topn_ms'] - r['selected_ms'], 3)
     return r
 
