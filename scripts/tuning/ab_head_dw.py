@@ -2,9 +2,10 @@
 `dw += (z.T @ h).float()` (a bf16 product, an fp32 copy of it, an add) against cuBLAS accumulating into the fp32 sum
 itself (`torch.addmm(dw, z.T, h, out_dtype=torch.float32)`, CUDA only). First the loss head's body as the op runs it,
 N rows of the 125M model (dim 768, vocabulary 50,304), bf16; ms per call (CUDA events, median of 5 after 2) and the
-largest difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M training steps (configs/m7c_125m.yaml, batch 1),
-dense and NSA, with `add_product_` switched between the two in one process (the loss head is an operator of its own;
-rows 'step'). The rows are those of results/kernels/head_dw.json.
+largest difference of dw between the two (rows 'head'). With STEPS=1, then compiled 125M training steps
+(configs/m7c_125m.yaml, batch 1), dense and NSA, with `add_product_` switched between the two in one process (the loss
+head is an operator of its own; rows 'step'). The rows are those of results/kernels/head_dw.json (its 'head' rows
+timed after one warm-up call, not two).
 ATTNS=nsa: the steps of NSA only.
 Usage: [STEPS=1] [ATTNS=dense,nsa] python3 scripts/tuning/ab_head_dw.py OUT.json [65536,131072]"""
 import os, sys, torch

@@ -5,7 +5,7 @@ With --docs, each shape runs twice: without documents, then with packed document
 (`sample_doc_cu_seqlens`, notebook 08), and the operators that take the most host time per call. Each run also prints
 its wall time per call: above the kernels' sum, the GPU waited for the host. With --out FILE.json, the shapes' rows (without
 documents) are also written there as results/kernels/long_profile.json's: the 18 largest kernels, cuDNN's time and the
-branch sums notebook 12 reads.
+branch sums notebook 12 reads (an existing file keeps its title and notes).
 Usage: python3 scripts/tuning/profile_kernels.py [--docs] [--out FILE.json] B,T,HQ,H,K[,V],TAG [...] (V defaults to K)
   e.g. 1,65536,64,4,128,paper 16,2048,12,2,64,train2k 1,16384,64,4,192,128,k192"""
 import sys, math, torch, json
@@ -36,7 +36,8 @@ def run(B, T, HQ, H, K, V, tag, with_docs=False):
     for k_, (t, c) in top: print(f"  {t:8.3f} ms {c:4d}x  {k_[:90]}")
     if with_docs: return host_ops(step)
     named = {}                                                           # by the printed name (templates cut at 90)
-    for k_, (t, c) in top: ms, n = named.get(k_[:90], (0., 0)); named[k_[:90]] = [round(ms + t, 3), n + c]
+    for k_, (t, c) in top:
+        ms, n = named.get(k_[:90].rstrip(), (0., 0)); named[k_[:90].rstrip()] = [round(ms + t, 3), n + c]
     return branch_row(dict(B=B, T=T, HQ=HQ, H=H, K=K, V=V, nsa_ms=round(tot, 2), nsa_wall_ms=round(wall, 2),
                            kernels=named, cudnn_ms=round(sdpa(B, T, HQ, H, K, V), 3)))
 
@@ -87,14 +88,21 @@ NOTES = ("bf16, random inputs, each row's B, T and heads (HQ, H, K, V), the pape
          "launches, one at every length); selected_ms: the selected branch's kernels; kernels: the 18 largest by name "
          "(ms, launches).")
 
+def own_words(path) -> dict:
+    "The title and notes of the result file at `path` where it has them (a curated file's own), else TITLE and NOTES."
+    import os
+    old = json.load(open(path)) if os.path.exists(path) else {}
+    return dict(title=old.get('title') or TITLE, notes=old.get('notes') or NOTES)
+
 if __name__ == '__main__':
     args, out = sys.argv[1:], None
     if '--out' in args:
         i = args.index('--out')
-        if i + 1 == len(args): raise SystemExit("--out: give the JSON file to write")
+        if i + 1 == len(args) or args[i + 1].startswith('-'): raise SystemExit("--out: give the JSON file to write")
         out = args.pop(i + 1); args.pop(i)
     with_docs = '--docs' in args
     specs, shapes = [a for a in args if a != '--docs'], []
+    if not specs: raise SystemExit(__doc__)
     for spec in specs:                                                   # every spec checked before a minute on the GPU
         *dims, tag = spec.split(',')
         if len(dims) not in (5, 6) or not all(d.isdigit() for d in dims):
@@ -106,5 +114,5 @@ if __name__ == '__main__':
         if with_docs: run(B, T, HQ, H, K, V, tag, with_docs=True)
         if out:                                                          # after every shape: a crash keeps the rows so far
             from nsa_nb.results import save_result
-            save_result(out, rows, title=TITLE, notes=NOTES,
+            save_result(out, rows, **own_words(out),
                         command='cd scripts/tuning && python3 profile_kernels.py --out OUT.json ' + ' '.join(specs))
