@@ -1,9 +1,9 @@
-"""Whether the selected branch's loops wait on their index loads: `sel_fwd` and `sel_bwd` of the package against
-two patched copies of notebook 06b's module, written beside it for the run and removed after. `idx_ahead`: each loop loads its
-next index one step early (the forward's and dq's block ids, the dk/dv kernel's query list); `rows_ahead` (from the
-package's module): the dk/dv kernel loads the next chunk's q, dO, lse and delta during this one, its query list two
-ahead. Random q, k (select_blocks_triton's picks), bf16, the 125M model's heads and the paper's at 64k; checks that all
-three give the same outputs. About a minute on one H100.
+"""Whether the selected branch's loops wait on their index loads: `sel_fwd` and `sel_bwd` of the package against two
+patched copies of notebook 06b's module, written beside it for the run and removed after. `idx_ahead`: each loop
+loads its next index one step early (the forward's and dq's block ids, the dk/dv kernel's query list); `rows_ahead`
+(from the package's module): the dk/dv kernel loads the next chunk's q, dO, lse and delta during this one, its query
+list two ahead. Random q, k (select_blocks_triton's picks), bf16, the 125M model's heads and the paper's at 64k;
+checks that all three give the same outputs. About a minute on one H100.
 Usage: python3 scripts/tuning/ab_sel_prefetch.py"""
 import math, pathlib, importlib, atexit
 import torch, triton

@@ -4,10 +4,10 @@ compile per length, then each setting for 3 timed steps after 2 untimed ones. A 
 the same for every query (its scores are flat), so random tokens on a fresh model do not show what a trained model's
 selections cost. Also each setting's step on the fresh model (random tokens), for reference.
 Usage: python3 scripts/tuning/sweep_sel_trained_step.py OUT.json RUN [seq_len ...]   (default 65536 131072)"""
-import json, sys, time
+import json, sys
 import torch
 from nsa_nb.config import config_from_dict
-from nsa_nb.bench import synthetic_train_step, TrainedRun
+from nsa_nb.bench import synthetic_train_step, time_steps, TrainedRun
 from _common import sel_tuning
 
 if len(sys.argv) < 3: sys.exit(__doc__)
@@ -23,11 +23,7 @@ for T in lengths:
         step, model, _ = synthetic_train_step(cfg, T, 1, torch.device('cuda'), **own)
         for _ in range(3): step()                                          # compiles
         for tune in grid:
-            with sel_tuning(**tune):
-                for _ in range(2): step()
-                torch.cuda.synchronize(); t0 = time.perf_counter()
-                for _ in range(3): step()
-                torch.cuda.synchronize(); ms = (time.perf_counter() - t0) / 3 * 1e3
+            with sel_tuning(**tune): ms = time_steps(step, 3, 2, graph=False)   # 2 untimed steps on the switched path
             rows.append(r := dict(seq_len=T, inputs=kind, tune=tune, step_ms=round(ms, 2), tokens_per_s=round(T / ms * 1e3)))
             print(json.dumps(r), flush=True)
         del step, model; torch.cuda.empty_cache(); torch._dynamo.reset()
