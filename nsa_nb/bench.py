@@ -786,7 +786,8 @@ def nsa_nb_bench(what:Param("kernels: NSA vs SDPA (and fla-core); train: 125M mo
                  attns:str='dense,nsa',    # train: the models timed
                  compiles:str='eager,compiled',   # train: eager, compiled or both
                  settings:Param("train: comma-separated section.field=value for every row, e.g. "
-                                "train.gradient_checkpointing=true,train.mlp_chunk=65536 for a million tokens", str)=None,
+                                "train.gradient_checkpointing=true,train.offload_checkpoints=true,train.mlp_chunk=65536 "
+                                "for a million tokens on one GPU", str)=None,
                  steps:int=5):             # train: timed steps per row, after min(3, steps) untimed ones
     """Benchmark NSA on one CUDA GPU; prints a table and writes `<out>/<what>.json` (a result file: device, versions,
     command)."""

@@ -11,6 +11,7 @@ from fastcore.docments import docments
 from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError
+from .telemetry import GiB
 from .checkpoint import model_from_checkpoint, RunLocked, DiskFull, CheckpointError, latest_checkpoint
 
 # %% auto #0
@@ -30,7 +31,8 @@ def cli_parser(func, prog:str|None=None) -> argparse.ArgumentParser:
         if d['anno'] is bool or isinstance(default, bool):
             p.add_argument(*flags, dest=name, action='store_true', help=doc)
         else:
-            typ = {int: int, float: float}.get(type(default), str)
+            kind = d['anno'] if default is None else type(default)       # a None default: the annotation's type
+            typ = {int: int, float: float, 'int': int, 'float': float}.get(kind, str)
             empty = default is inspect.Parameter.empty
             p.add_argument(*flags, dest=name, type=typ, default=None if empty else default, required=empty,
                            help=doc if empty or default is None else f"{doc} (default: {default})")
@@ -48,6 +50,7 @@ def train_main(overrides:list=(),     # config overrides `section.field=value` a
                resume:bool=False,     # continue train.out_dir's run exactly, from its newest readable checkpoint
                preflight:bool=False,  # only check (config, out_dir and its lock, disk, data sample): print every problem (exit 1 if any)
                allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
+               gpu_gib:float=None,    # with --preflight: check the run as on GPUs of this many GiB (80: H100, 141: H200), from any machine
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
@@ -61,13 +64,17 @@ second signal exits at once with the same code, saving nothing), 130 also for Ct
 checkpoint written), 6 out of GPU memory (in a step: its estimated need and the settings that need less, or where it
 should fit, torch's whole message; the last checkpoint is kept)."""
     config = config or os.environ.get('CONFIG') or None
+    if gpu_gib is not None and (not preflight or not gpu_gib > 0):
+        print("nsa_nb_train: --gpu-gib plans a run for another machine's GPUs: give it with --preflight, and a size "
+              "in GiB above 0 (80 for an H100, 141 for an H200)", file=sys.stderr)
+        return 2
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
         print(f"nsa_nb_train: {e}", file=sys.stderr)
         return 2
     try:
         if preflight:
-            Trainer(cfg, resume=resume).check(full=True)
+            Trainer(cfg, resume=resume).check(full=True, gpu_bytes=gpu_gib and int(gpu_gib * GiB))
             print("preflight: no problems found")
             return 0
         r = train(cfg, resume=resume)

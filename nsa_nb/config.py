@@ -378,23 +378,31 @@ def config_from_dict(raw:dict,                 # {section: {field: value}}, as i
                      overrides:list[str]=(),   # 'section.field=value' strings, applied after raw
                      src:str='config',         # where raw came from, for messages
                      validate:bool=True) -> RunConfig:
-    "A `RunConfig` from the defaults, then `raw`, then `overrides` (`task.name` and `data.dataset` first)."
-    items = []
+    """A `RunConfig` from the defaults, then `raw`, then `overrides` (`task.name` and `data.dataset` first); one
+    `ConfigError` lists every field that cannot be set and, with `validate`, every problem of the values that could."""
+    items, problems, unset = [], [], []
     for section, body in (raw or {}).items():
         if not isinstance(body, dict): raise ConfigError([f"{src}: section {section!r} must be a mapping of fields"])
         items += [(section, k, v, src) for k, v in body.items()]
     for o in overrides:
-        section, name, value, text = parse_override(o)
-        items.append((section, name, value, f"override {o!r}", text))
+        try: section, name, value, text = parse_override(o)
+        except ConfigError as e: problems += e.problems
+        else: items.append((section, name, value, f"override {o!r}", text))
+    def put(it):                                                  # the next field's problem is reported too
+        try: _set(cfg, *it)
+        except ConfigError as e: problems.extend(e.problems), unset.append(f'{it[0]}.{it[1]}=')
     cfg = RunConfig()
-    for it in [it for it in items if it[:2] in _FIRST]: _set(cfg, *it)
+    for it in [it for it in items if it[:2] in _FIRST]: put(it)
     if cfg.data.dataset in TASKS and not cfg.task.name: cfg.task = task_config(cfg.data.dataset)   # a task's own data
     ds = (raw or {}).get('data', {}).get('dataset', '')
     file_task = (raw or {}).get('task', {}).get('name', ds if ds in TASKS else '')   # the task of the file's fields
     for it in [it for it in items if it[:2] not in _FIRST]:
         if it[0] == 'task' and it[3] == src and file_task != cfg.task.name: continue   # an override replaced that task
-        _set(cfg, *it)
-    return cfg.validate() if validate else cfg
+        put(it)
+    # (values checked against a field left at its default would name a value the user did not give)
+    if validate: problems += [c for c in cfg.check() if not any(f in c for f in unset)]
+    if problems: raise ConfigError(problems)
+    return cfg
 
 # %% ../nbs/00_config.ipynb #b71183bd
 def config_dir() -> Path:

@@ -18,9 +18,9 @@ from .telemetry import GiB
 # %% auto #0
 __all__ = ['LONG_RUN_STEPS', 'TOY_PARAMS', 'CPU_NSA_SLOW_LEN', 'ACT_BYTES_PER_DIM', 'CKPT_INPUT_BYTES_PER_DIM',
            'CKPT_BACKWARD_BYTES_PER_DIM', 'OFFLOAD_BYTES_PER_DIM', 'KEPT_ATTENTION_BYTES_PER_DIM', 'EAGER_FACTOR',
-           'STEP_BYTES_FIXED', 'MEMORY_WARN_SHARE', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS', 'DistEnv', 'dist_env',
-           'resolve_device', 'resolve_precision', 'PreflightError', 'count_params', 'train_peak_bytes', 'memory_advice',
-           'memory_warnings', 'checkpoints_to_write', 'preflight']
+           'STEP_BYTES_FIXED', 'MEMORY_WARN_SHARE', 'MEMORY_FAIL_SHARE', 'SMALL_TEXT_BYTES', 'SMALL_TEXT_DOCS',
+           'DistEnv', 'dist_env', 'resolve_device', 'resolve_precision', 'PreflightError', 'count_params',
+           'train_peak_bytes', 'memory_advice', 'memory_warnings', 'checkpoints_to_write', 'preflight']
 
 # %% ../nbs/09c_preflight.ipynb #6d19f67a
 @dataclass
@@ -140,18 +140,20 @@ def train_peak_bytes(cfg:RunConfig, n_params:int, tokens:int) -> float:
 # warn above this share of the GPU's memory: the estimate is within 8% of the measured rows (the test above); the rest
 # is room for other processes on the GPU and the allocator's fragmentation
 MEMORY_WARN_SHARE = 0.8
+MEMORY_FAIL_SHARE = 1.1   # refuse above this: even 8% less than the estimate is more than the GPU has
 
 def memory_advice(cfg:RunConfig, n_params:int, tokens:int, total:int|None=None) -> str:
-    "What a step of `tokens` tokens a micro-step needs (against the GPU's `total` bytes), and the settings that need less."
+    """What a step of `tokens` tokens a micro-step needs (against the GPU's `total` bytes), and the settings that need
+    less: with `total`, only those whose estimate is within `MEMORY_WARN_SHARE` of it."""
     import dataclasses
     tc, est = cfg.train, train_peak_bytes(cfg, n_params, tokens)
     ways = []
     for change in (dict(gradient_checkpointing=True),
                    dict(gradient_checkpointing=True, offload_checkpoints=True, mlp_chunk=tc.mlp_chunk or 65536)):
         if all(getattr(tc, k) == v for k, v in change.items()): continue
-        c = dataclasses.replace(cfg, train=dataclasses.replace(tc, **change))
-        ways.append(' '.join(f'train.{k}={str(v).lower()}' for k, v in change.items())
-                    + f' (~{train_peak_bytes(c, n_params, tokens) / GiB:,.0f} GiB)')
+        need = train_peak_bytes(dataclasses.replace(cfg, train=dataclasses.replace(tc, **change)), n_params, tokens)
+        if total and need > MEMORY_WARN_SHARE * total: continue                      # would not fit either
+        ways.append(' '.join(f'train.{k}={str(v).lower()}' for k, v in change.items()) + f' (~{need / GiB:,.0f} GiB)')
     return (f"a step of {tokens:,} tokens a micro-step on this rank needs ~{est / GiB:,.0f} GiB (estimated)"
             + (f" of the GPU's {total / GiB:,.0f} GiB" if total else '') + "; set " + ', or '.join(ways + ["fewer tokens a micro-step (train.seq_len, "
             "train.batch_size with train.accumulate_grad_batches, or train.context_parallel over more GPUs)"]))
@@ -160,6 +162,12 @@ def memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int, share:fl
     "`memory_advice` where the estimated step is above `share` of the GPU's `total` bytes (none: it may fit)."
     over = train_peak_bytes(cfg, n_params, tokens) > share * total
     return [memory_advice(cfg, n_params, tokens, total)] if over else []
+
+def _memory_problems(cfg:RunConfig, n_params:int, tokens:int, total:int) -> tuple[list[str], list[str]]:
+    "`(problems, warnings)`: `memory_warnings`, a problem where the step is above `MEMORY_FAIL_SHARE` of `total`."
+    w = memory_warnings(cfg, n_params, tokens, total)
+    fails = bool(w) and train_peak_bytes(cfg, n_params, tokens) > MEMORY_FAIL_SHARE * total
+    return ([f"the step does not fit the GPU: {w[0]}"], []) if fails else ([], w)
 
 # %% ../nbs/09c_preflight.ipynb #4d9463ad
 def _init_problems(cfg:RunConfig) -> list[str]:
@@ -298,11 +306,15 @@ def _data_problems(cfg:RunConfig, world_size:int=1) -> tuple[list[str], list[str
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
               check_data:bool=True,
               check_lock:bool=True,   # report a live holder of out_dir's run lock (off for the run that holds it)
+              gpu_bytes:int|None=None, # a run planned for GPUs of this many bytes, checked from another machine
              ) -> tuple[list[str], list[str]]:
-    "`(problems, warnings)` of running `cfg` on `device` with `world_size` ranks; each names the field and the fix."
+    """`(problems, warnings)` of running `cfg` on `device` with `world_size` ranks; each names the field and the fix.
+    With `gpu_bytes` the run is checked as on such GPUs (`device` cuda), and this machine's own device is not."""
     problems, warns = list(cfg.check()), []
     tc = cfg.train
-    device = torch.device(device) if device is not None else resolve_device(tc)
+    if gpu_bytes is not None and not tc.device.startswith(('auto', 'cuda')):
+        problems.append(f"train.device={tc.device!r} for a run planned on a GPU: set train.device=auto (or cuda)")
+    device = torch.device('cuda') if gpu_bytes else torch.device(device) if device is not None else resolve_device(tc)
     world_size = world_size or dist_env().world_size
     prec = resolve_precision(tc, device)
     if problems: return problems, warns                    # the checks below need a valid config
@@ -315,7 +327,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     try: micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
     except ValueError as e: problems.append(str(e))
     problems += _long_run_problems(cfg, device, prec, n_params)
-    p, w = _machine_problems(cfg, device, prec, n_params, world_size)
+    p, w = _machine_problems(cfg, device, prec, n_params, world_size) if gpu_bytes is None else ([], [])
     problems += p + _init_problems(cfg)
     warns += w
     out = Path(tc.out_dir)
@@ -328,11 +340,15 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         n = torch.cuda.device_count()
         problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
     problems += _resume_problems(tc, resume)
-    if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count():
+    here = device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count()
+    total = gpu_bytes or (torch.cuda.get_device_properties(device).total_memory if here else None)
+    if total:
         with contextlib.suppress(ValueError):                # (a batch that does not split is a problem above)
             micro = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
             tokens = micro * tc.seq_len // tc.context_parallel                   # one rank's tokens a micro-step
-            warns += memory_warnings(cfg, n_params, tokens, torch.cuda.get_device_properties(device).total_memory)
+            p, w = _memory_problems(cfg, n_params, tokens, total)
+            problems += p
+            warns += w
     if tc.steps >= LONG_RUN_STEPS and tc.eval_every == 0:
         warns.append(f"train.eval_every=0 on a {tc.steps}-step run: no validation loss; consider train.eval_every=500")
     if tc.warmup_steps >= tc.steps:                        # lr_at (notebook 09) at the last step: still warming up

@@ -134,19 +134,22 @@ def micro_batch(self:Trainer) -> int:
 
 # %% ../nbs/09_train.ipynb #c9d52c19
 @patch
-def check(self:Trainer, full:bool=False):  # full: the config as YAML (`--preflight`), else a few lines of key=value
+def check(self:Trainer, full:bool=False,  # full: the config as YAML (`--preflight`), else a few lines of key=value
+          gpu_bytes:int|None=None):        # check a run planned for GPUs of this many bytes (`preflight`), not this one
     "Run the preflight; print the resolved config, warnings and problems; raise `PreflightError` listing every problem."
     holds = self.lock is not None and self.lock.fd is not None              # the run's own lock: not a problem
     holder = lock_holder(self.out) if self.env.main and not holds else None
     if holder and not full: raise RunLocked(in_use(self.out, holder))   # a run: exit 4; --preflight lists it with the rest
-    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume, check_lock=bool(holder))
+    problems, warns = preflight(self.cfg, self.device, self.env.world_size, self.resume, check_lock=bool(holder),
+                                gpu_bytes=gpu_bytes)
     tc, mbs, dp = self.tc, None, self.dp_ranks
     try: mbs = self.micro_batch
     except ValueError: pass
     if full or not problems:                                   # a run refused: its problems alone, each with its fix
-        self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), device {self.device}, precision "
-                 f"{self.precision}, micro-batch {mbs} x {tc.accumulate_grad_batches} "
-                 f"accumulation x {dp} rank(s) = {tc.batch_size} samples "
+        on = (f"device {self.device}, precision {self.precision}" if gpu_bytes is None else
+              f"planned for GPUs of {gpu_bytes / GiB:,.0f} GiB, precision {resolve_precision(tc, torch.device('cuda'))}")
+        self.log(f"nsa_nb_train: resolved config ({self.env.world_size} rank(s), {on}, micro-batch {mbs} x "
+                 f"{tc.accumulate_grad_batches} accumulation x {dp} rank(s) = {tc.batch_size} samples "
                  f"= {tc.batch_size * tc.seq_len:,} tokens per step)\n"
                  + (_indent(self.cfg.to_yaml()) if full else config_lines(self.cfg)))
     for w in warns: self.log(f"warning: {w}")
