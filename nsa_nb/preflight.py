@@ -111,7 +111,7 @@ def _machine_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int
                  f"step here; train on a GPU (train.device=cuda), or pick a CPU-sized profile (--config tiny)")
     if device.type == 'cpu' and cfg.model.attn == 'nsa' and tc.seq_len >= CPU_NSA_SLOW_LEN:
         w.append(f"model.attn='nsa' at train.seq_len={tc.seq_len} on a CPU runs NSA's PyTorch reference, several times "
-                 f"slower than dense attention there (at 4096 on 2 cores: 1,470 against 4,952 tokens/s, 2.2x the memory): "
+                 f"slower than dense attention there (at 4096 on 2 cores: 1,426 against 5,074 tokens/s, 2.3x the memory): "
                  f"NSA pays off on a GPU's kernels; on a CPU use model.attn=dense, or a shorter train.seq_len")
     return p, w
 

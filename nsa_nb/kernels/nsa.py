@@ -16,7 +16,7 @@ from ..compression import cmp_slots
 from .banded import (INTERPRET, LOG2E, _n_seen, dot_precision, row_dot, banded_fwd, banded_bwd,
                                    compressed_attention_triton, sliding_attention_triton, load_cols, head_tiles, padded,
                                    cmp_key_range, win_key_range)
-from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton
+from .selection import _gated_sum, sel_fwd, sel_bwd, selected_attention_triton, l_sel_unsupported
 
 # %% auto #0
 __all__ = ['MAX_BLOCKS', 'ScoresTuning', 'topn_triton', 'select_blocks_triton', 'tensors_unsupported', 'unsupported',
@@ -354,9 +354,7 @@ def tensors_unsupported(q:torch.Tensor, k:torch.Tensor, v:torch.Tensor) -> str|N
 # %% ../../nbs/06c_kernel_nsa.ipynb #3ac58fb4
 def unsupported(q:torch.Tensor, ks:tuple, vs:tuple, cfg:NSAConfig) -> str|None:
     "Why the Triton path cannot take this call, or None."
-    if cfg.l_sel < 16 or cfg.l_sel & (cfg.l_sel - 1):
-        return f"l_sel={cfg.l_sel} (the kernels need a power of two >= 16)"
-    return tensors_unsupported(q, ks[0], vs[0])
+    return l_sel_unsupported(cfg.l_sel) or tensors_unsupported(q, ks[0], vs[0])
 
 # %% ../../nbs/06c_kernel_nsa.ipynb #941e3358
 @triton.jit
@@ -574,6 +572,7 @@ def nsa_attention_triton(q:torch.Tensor,   # [B, T, HQ, K] queries (rotated)
     three Triton branches as one autograd node; compiles with `torch.compile(fullgraph=True)`."""
     if g.shape != (*q.shape[:-1], 3):
         raise ValueError(f"gates {tuple(g.shape)}: want [B, T, HQ, 3] = {[*q.shape[:-1], 3]} for q {tuple(q.shape)}")
+    if why := l_sel_unsupported(cfg.l_sel): raise ValueError(f"{why}; NSAttention runs the reference for it")
     k_cmp, v_cmp = _compress(phi_k, phi_v, ks[0], vs[0], docs)                   # [B, N, H, K|V]
     o, o_c, o_s, o_w, *_, idx = torch.ops.nsa_nb.nsa_fwd(g, q, k_cmp, v_cmp, ks[1], vs[1], ks[2], vs[2], nsa_blocks(cfg),
                                                          scale or 1 / math.sqrt(q.shape[-1]), branch_grads,

@@ -14,9 +14,9 @@ from .banded import (INTERPRET, LOG2E, LN2, _bwd_rows, _rows, dot_precision, onl
                                    store_cols, load_cols, head_tiles, padded)
 
 # %% auto #0
-__all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'check_idx', 'fwd_from_keys', 'sel_fwd',
-           'tile_blocks', 'invert_selection', 'dq_from_keys', 'dq_keys_chunk', 'sel_bwd', 'SelectedAttention',
-           'selected_attention_triton', 'sel_fwd_keys']
+__all__ = ['PAD_BLOCK', 'STRADDLE', 'SelTuning', 'sel_tiles', 'doc_starts', 'l_sel_unsupported', 'check_idx', 'fwd_from_keys',
+           'sel_fwd', 'tile_blocks', 'invert_selection', 'dq_from_keys', 'dq_keys_chunk', 'sel_bwd',
+           'SelectedAttention', 'selected_attention_triton', 'sel_fwd_keys']
 
 # %% ../../nbs/06b_kernel_selection.ipynb #6683545a
 @triton.jit
@@ -168,6 +168,11 @@ class SelTuning:
     fwd_keys: bool = False                # the forward from the keys (`sel_fwd_keys`) ...
     fwd_keys_bytes: int = 2 ** 31         # ... while its per-slot shares fit
 
+    def __post_init__(self):              # a tile's rows are a power of two, and hold the heads of every tiled group
+        if self.rows < 1 or self.rows & (self.rows - 1) or self.max_tile_g > self.rows:
+            raise ValueError(f"SelTuning(rows={self.rows}, max_tile_g={self.max_tile_g}): rows must be a power of two "
+                             f"and at least max_tile_g (a tile's rows hold whole groups of up to max_tile_g heads)")
+
 # %% ../../nbs/06b_kernel_selection.ipynb #ec8a8936
 def _sel_meta(G, K, V, l_sel, n_sel, tune:SelTuning):
     "Kernel settings shared by the launches: `BK, BK2` K's `head_tiles` (notebook 06a), `BV` V padded."
@@ -235,6 +240,10 @@ def _key_rows(k, T:int, q0:int, doc_start) -> int:
         raise ValueError(f"k has {S} rows for {T} queries at q0={q0}: want keys from position 0 to the last query, "
                          f"{q0 + T} rows" + (" (and no packed documents with q0)" if q0 and doc_start is not None else ''))
     return S
+
+def l_sel_unsupported(l_sel:int) -> str|None:
+    "Why the kernels cannot take selection blocks of `l_sel` keys (a tile's columns: a power of two >= 16), or None."
+    return None if l_sel >= 16 and not l_sel & (l_sel - 1) else f"l_sel={l_sel} (the kernels need a power of two >= 16)"
 
 def check_idx(q, k, v, idx):
     """`idx` must be `[B, T, H, n_sel]` for `q [B,T,HQ,K]`, `k, v [B,T,H,K|V]`: a clear error before any launch reads
@@ -697,6 +706,7 @@ def selected_attention_triton(q:torch.Tensor,   # [B, T, HQ, K]
                               docs:Docs|None=None, # packed documents: idx counts blocks from each query's document start
                               q0:int=0):        # position of q's first query; k, v from position 0 (k: [B, q0 + T, H, K])
     "Triton selected attention; returns `o [B, T, HQ, V]`, `lse [B, T, HQ]`."
+    if why := l_sel_unsupported(l_sel): raise ValueError(why)
     B, T = check_idx(q, k, v, idx)[:2]
     ds = None if docs is None else doc_starts(docs.start, B, T)                   # [B, T] int32
     return SelectedAttention.apply(q, k, v, idx, l_sel, scale or 1 / math.sqrt(q.shape[-1]), tune or SelTuning(), ds, q0)
