@@ -12,6 +12,7 @@ from .config import load_config, ConfigError
 from .data import DataUnavailable
 from .train import train, Trainer, PreflightError
 from .telemetry import GiB
+from .preflight import DistEnv
 from .checkpoint import model_from_checkpoint, RunLocked, DiskFull, CheckpointError, latest_checkpoint
 
 # %% auto #0
@@ -50,7 +51,8 @@ def train_main(overrides:list=(),     # config overrides `section.field=value` a
                resume:bool=False,     # continue train.out_dir's run exactly, from its newest readable checkpoint
                preflight:bool=False,  # only check (config, out_dir and its lock, disk, data sample): print every problem (exit 1 if any)
                allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
-               gpu_gib:float=None,    # with --preflight: check the run as on GPUs of this many GiB (80: H100, 141: H200), from any machine
+               gpu_gib:float=None,    # with --preflight: check the run as planned for GPUs of this many GiB (80: H100, 141: H200), from any machine
+               gpus:int=1,            # with --gpu-gib: how many such GPUs (the run's torchrun ranks)
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
 With no arguments: the tiny default model on the standard library's sources, on a CPU in a few minutes,
@@ -64,9 +66,11 @@ second signal exits at once with the same code, saving nothing), 130 also for Ct
 checkpoint written), 6 out of GPU memory (in a step: its estimated need and the settings that need less, or where it
 should fit, torch's whole message; the last checkpoint is kept)."""
     config = config or os.environ.get('CONFIG') or None
-    if gpu_gib is not None and (not preflight or not gpu_gib > 0):
-        print("nsa_nb_train: --gpu-gib plans a run for another machine's GPUs: give it with --preflight, and a size "
-              "in GiB above 0 (80 for an H100, 141 for an H200)", file=sys.stderr)
+    if (gpu_gib is None and gpus != 1) or (gpu_gib is not None and not (preflight and 1 <= gpu_gib < math.inf)) \
+            or gpus < 1:
+        print("nsa_nb_train: --gpu-gib (and --gpus) plan a run for GPUs this machine need not have: give them with "
+              "--preflight, a size of at least 1 GiB (80 for an H100, 141 for an H200) and one GPU or more",
+              file=sys.stderr)
         return 2
     try: cfg = load_config(config, list(overrides or []) + (['train.allow_toy=true'] if allow_toy else []))
     except (ConfigError, FileNotFoundError) as e:
@@ -74,7 +78,8 @@ should fit, torch's whole message; the last checkpoint is kept)."""
         return 2
     try:
         if preflight:
-            Trainer(cfg, resume=resume).check(full=True, gpu_bytes=gpu_gib and int(gpu_gib * GiB))
+            plan = None if gpu_gib is None else int(gpu_gib * GiB)                   # bytes of each planned GPU
+            Trainer(cfg, resume=resume, env=plan and DistEnv(0, gpus, 0)).check(full=True, gpu_bytes=plan)
             print("preflight: no problems found")
             return 0
         r = train(cfg, resume=resume)

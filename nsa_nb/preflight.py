@@ -164,9 +164,11 @@ def memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int, share:fl
     return [memory_advice(cfg, n_params, tokens, total)] if over else []
 
 def _memory_problems(cfg:RunConfig, n_params:int, tokens:int, total:int) -> tuple[list[str], list[str]]:
-    "`(problems, warnings)`: `memory_warnings`, a problem where the step is above `MEMORY_FAIL_SHARE` of `total`."
+    """`(problems, warnings)`: `memory_warnings`, a problem where the step is above `MEMORY_FAIL_SHARE` of `total` (for
+    the models the constants were measured on, NSA and dense; the window baseline's estimate is NSA's, an upper bound)."""
     w = memory_warnings(cfg, n_params, tokens, total)
-    fails = bool(w) and train_peak_bytes(cfg, n_params, tokens) > MEMORY_FAIL_SHARE * total
+    measured = cfg.model.attn in ACT_BYTES_PER_DIM
+    fails = bool(w) and measured and train_peak_bytes(cfg, n_params, tokens) > MEMORY_FAIL_SHARE * total
     return ([f"the step does not fit the GPU: {w[0]}"], []) if fails else ([], w)
 
 # %% ../nbs/09c_preflight.ipynb #4d9463ad
@@ -302,19 +304,36 @@ def _data_problems(cfg:RunConfig, world_size:int=1) -> tuple[list[str], list[str
     if not p and tok is not None and _small_text(dc): p += _split_problems(cfg, tok, world_size)
     return p, w
 
+# %% ../nbs/09c_preflight.ipynb #3ed34edc
+def _here_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int, world_size:int, resume:bool,
+                   check_lock:bool, problems:list, warns:list) -> tuple[list[str], list[str]]:
+    "`problems`, `warns` and this machine's: its device, the run directory, its disk and lock, the GPU index, resume."
+    tc, out = cfg.train, Path(cfg.train.out_dir)
+    p, w = _machine_problems(cfg, device, prec, n_params, world_size)
+    start = int(latest_checkpoint(out).stem.split('_')[1]) if resume and _has_checkpoints(out) else 0
+    p += _out_dir_problems(out) or _disk_problems(cfg, n_params, start)
+    holder = lock_holder(out) if check_lock else None
+    if holder:
+        p.append(f"train.out_dir={in_use(tc.out_dir, holder)}")
+    if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
+        n = torch.cuda.device_count()
+        p.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
+    return problems + p + _resume_problems(tc, resume), warns + w
+
 # %% ../nbs/09c_preflight.ipynb #a8f5094f
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
               check_data:bool=True,
-              check_lock:bool=True,   # report a live holder of out_dir's run lock (off for the run that holds it)
-              gpu_bytes:int|None=None, # a run planned for GPUs of this many bytes, checked from another machine
+              check_lock:bool=True,    # report a live holder of out_dir's run lock (off for the run that holds it)
+              gpu_bytes:int|None=None, # a plan: the run's GPUs have this many bytes each (`world_size` of them)
              ) -> tuple[list[str], list[str]]:
     """`(problems, warnings)` of running `cfg` on `device` with `world_size` ranks; each names the field and the fix.
-    With `gpu_bytes` the run is checked as on such GPUs (`device` cuda), and this machine's own device is not."""
+    A plan (`gpu_bytes`) is checked from another machine as a run on such GPUs: what the config and the GPUs decide,
+    not this machine's device, run directory, disk, lock or data (the run's own preflight checks those where it runs)."""
     problems, warns = list(cfg.check()), []
-    tc = cfg.train
-    if gpu_bytes is not None and not tc.device.startswith(('auto', 'cuda')):
+    tc, plan = cfg.train, gpu_bytes is not None
+    if plan and not tc.device.startswith(('auto', 'cuda')):
         problems.append(f"train.device={tc.device!r} for a run planned on a GPU: set train.device=auto (or cuda)")
-    device = torch.device('cuda') if gpu_bytes else torch.device(device) if device is not None else resolve_device(tc)
+    device = torch.device('cuda') if plan else torch.device(device) if device is not None else resolve_device(tc)
     world_size = world_size or dist_env().world_size
     prec = resolve_precision(tc, device)
     if problems: return problems, warns                    # the checks below need a valid config
@@ -326,22 +345,11 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     n_params = count_params(cfg)
     try: micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
     except ValueError as e: problems.append(str(e))
-    problems += _long_run_problems(cfg, device, prec, n_params)
-    p, w = _machine_problems(cfg, device, prec, n_params, world_size) if gpu_bytes is None else ([], [])
-    problems += p + _init_problems(cfg)
-    warns += w
-    out = Path(tc.out_dir)
-    start = int(latest_checkpoint(out).stem.split('_')[1]) if resume and _has_checkpoints(out) else 0
-    problems += _out_dir_problems(out) or _disk_problems(cfg, n_params, start)
-    holder = lock_holder(out) if check_lock else None
-    if holder:
-        problems.append(f"train.out_dir={in_use(tc.out_dir, holder)}")
-    if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
-        n = torch.cuda.device_count()
-        problems.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
-    problems += _resume_problems(tc, resume)
+    problems += _long_run_problems(cfg, device, prec, n_params) + _init_problems(cfg)
+    if not plan:
+        problems, warns = _here_problems(cfg, device, prec, n_params, world_size, resume, check_lock, problems, warns)
     here = device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count()
-    total = gpu_bytes or (torch.cuda.get_device_properties(device).total_memory if here else None)
+    total = gpu_bytes if plan else torch.cuda.get_device_properties(device).total_memory if here else None
     if total:
         with contextlib.suppress(ValueError):                # (a batch that does not split is a problem above)
             micro = micro_batch_size(tc.batch_size, world_size, tc.accumulate_grad_batches)
@@ -355,7 +363,7 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
         warns.append(f"train.warmup_steps={tc.warmup_steps} >= train.steps={tc.steps}: the learning rate only warms up "
                      f"(to {tc.lr * tc.steps / tc.warmup_steps:.2g}, never decaying to train.min_lr); set "
                      f"train.warmup_steps below the steps, e.g. train.warmup_steps={max(1, tc.steps // 10)}")
-    if check_data:
+    if check_data and not plan:
         p, w = _data_problems(cfg, world_size)
         problems += p
         warns += w

@@ -105,9 +105,10 @@ def make_task(cfg:RunConfig) -> Task:
 class Trainer:
     "One rank of a training run of `cfg`."
     def __init__(self, cfg:RunConfig, resume:bool=False, model:nn.Module|None=None, progress:bool=True,
-                 verbose:bool=True):
+                 verbose:bool=True,
+                 env:DistEnv|None=None):   # the ranks: torchrun's (`dist_env`), or a plan's for `check(gpu_bytes=...)`
         self.cfg, self.tc, self.resume, self.model_arg = cfg, cfg.train, resume, model
-        self.env = dist_env()
+        self.env = env or dist_env()
         self.device = resolve_device(self.tc, self.env)
         self.precision = resolve_precision(self.tc, self.device)
         self.out = Path(self.tc.out_dir)
