@@ -51,7 +51,7 @@ def train_main(overrides:list=(),     # config overrides `section.field=value` a
                resume:bool=False,     # continue train.out_dir's run exactly, from its newest readable checkpoint
                preflight:bool=False,  # only check (config, out_dir and its lock, disk, data sample): print every problem (exit 1 if any)
                allow_toy:bool=False,  # let a toy model (or the CPU NSA blocks) make a long run (train.allow_toy=true)
-               gpu_gib:float=None,    # with --preflight: check the run as planned for GPUs of this many GiB (80: H100, 141: H200), from any machine
+               gpu_gib:float=None,    # with --preflight: a plan for GPUs of this many GiB (80: H100, 141: H200), from any machine: the config and its memory, not this machine's out_dir, disk or data
                gpus:int=1,            # with --gpu-gib: how many such GPUs (the run's torchrun ranks)
               ) -> int:
     """Train a language model with Native Sparse Attention (or dense attention: model.attn=dense).
