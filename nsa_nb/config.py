@@ -386,12 +386,16 @@ def config_from_dict(raw:dict,                 # {section: {field: value}}, as i
         items += [(section, k, v, src) for k, v in body.items()]
     for o in overrides:
         try: section, name, value, text = parse_override(o)
-        except ConfigError as e: problems.extend(e.problems), unset.append(o.split('=', 1)[0].strip())
+        except ConfigError as e:
+            problems += e.problems
+            unset.append(o.split('=', 1)[0].strip())
         else: items.append((section, name, value, f"override {o!r}", text))
     def put(it):                                                  # the next field's problem is reported too
         if it[0] == 'task' and 'task.name' in unset: return      # (its fields are those of a task not set)
         try: _set(cfg, *it)
-        except ConfigError as e: problems.extend(e.problems), unset.append(f'{it[0]}.{it[1]}')
+        except ConfigError as e:
+            problems.extend(e.problems)
+            unset.append(f'{it[0]}.{it[1]}')
     cfg = RunConfig()
     for it in [it for it in items if it[:2] in _FIRST]: put(it)
     if cfg.data.dataset in TASKS and not cfg.task.name: cfg.task = task_config(cfg.data.dataset)   # a task's own data
@@ -401,8 +405,11 @@ def config_from_dict(raw:dict,                 # {section: {field: value}}, as i
         if it[0] == 'task' and it[3] == src and file_task != cfg.task.name: continue   # an override replaced that task
         put(it)
     # (a check that names a field left at its default would judge a value the user did not give)
-    names = re.compile('|'.join(rf'(?<![\w.]){re.escape(f)}(?!\w)' for f in unset) or r'(?!)')
-    if validate: problems += [c for c in cfg.check() if not names.search(c)]
+    checks = cfg.check() if validate else []
+    if unset:
+        names = re.compile('|'.join(rf'(?<![\w.]){re.escape(f)}(?!\w)' for f in unset))
+        checks = [c for c in checks if not names.search(c)]
+    problems += checks
     if problems: raise ConfigError(problems)
     return cfg
 

@@ -166,10 +166,12 @@ def memory_warnings(cfg:RunConfig, n_params:int, tokens:int, total:int, share:fl
 def _memory_problems(cfg:RunConfig, n_params:int, tokens:int, total:int) -> tuple[list[str], list[str]]:
     """`(problems, warnings)`: `memory_warnings`, a problem where the step is above `MEMORY_FAIL_SHARE` of `total` (for
     the models the constants were measured on, NSA and dense; the window baseline's estimate is NSA's, an upper bound)."""
-    w = memory_warnings(cfg, n_params, tokens, total)
-    measured = cfg.model.attn in ACT_BYTES_PER_DIM
-    fails = bool(w) and measured and train_peak_bytes(cfg, n_params, tokens) > MEMORY_FAIL_SHARE * total
-    return ([f"the step does not fit the GPU: {w[0]}"], []) if fails else ([], w)
+    est = train_peak_bytes(cfg, n_params, tokens)
+    if est <= MEMORY_WARN_SHARE * total: return [], []
+    advice = memory_advice(cfg, n_params, tokens, total)
+    if cfg.model.attn in ACT_BYTES_PER_DIM and est > MEMORY_FAIL_SHARE * total:
+        return [f"the step does not fit the GPU: {advice}"], []
+    return [], [advice]
 
 # %% ../nbs/09c_preflight.ipynb #4d9463ad
 def _init_problems(cfg:RunConfig) -> list[str]:
@@ -306,8 +308,8 @@ def _data_problems(cfg:RunConfig, world_size:int=1) -> tuple[list[str], list[str
 
 # %% ../nbs/09c_preflight.ipynb #3ed34edc
 def _here_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int, world_size:int, resume:bool,
-                   check_lock:bool, problems:list, warns:list) -> tuple[list[str], list[str]]:
-    "`problems`, `warns` and this machine's: its device, the run directory, its disk and lock, the GPU index, resume."
+                   check_lock:bool) -> tuple[list[str], list[str]]:
+    "`(problems, warnings)` of this machine: its device, the run directory, its disk and lock, the GPU index, resume."
     tc, out = cfg.train, Path(cfg.train.out_dir)
     p, w = _machine_problems(cfg, device, prec, n_params, world_size)
     start = int(latest_checkpoint(out).stem.split('_')[1]) if resume and _has_checkpoints(out) else 0
@@ -318,7 +320,7 @@ def _here_problems(cfg:RunConfig, device:torch.device, prec:str, n_params:int, w
     if device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) >= torch.cuda.device_count():
         n = torch.cuda.device_count()
         p.append(f"train.device={tc.device!r} but this machine has {n} GPU(s): use cuda:0 to cuda:{n - 1}")
-    return problems + p + _resume_problems(tc, resume), warns + w
+    return p + _resume_problems(tc, resume), w
 
 # %% ../nbs/09c_preflight.ipynb #a8f5094f
 def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|None=None, resume:bool=False,
@@ -347,7 +349,9 @@ def preflight(cfg:RunConfig, device:str|torch.device|None=None, world_size:int|N
     except ValueError as e: problems.append(str(e))
     problems += _long_run_problems(cfg, device, prec, n_params) + _init_problems(cfg)
     if not plan:
-        problems, warns = _here_problems(cfg, device, prec, n_params, world_size, resume, check_lock, problems, warns)
+        p, w = _here_problems(cfg, device, prec, n_params, world_size, resume, check_lock)
+        problems += p
+        warns += w
     here = device.type == 'cuda' and torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count()
     total = gpu_bytes if plan else torch.cuda.get_device_properties(device).total_memory if here else None
     if total:
